@@ -1,0 +1,112 @@
+// The bank model's interface: validation errors, the explanation and the bank
+// map, CSV reading, and another architecture from parameters alone.
+#include <doctest/doctest.h>
+
+#include <sstream>
+
+#include "banklab/access_csv.hpp"
+#include "banklab/bank_json.hpp"
+#include "banklab/bank_model.hpp"
+
+using banklab::AccessError;
+using banklab::MemOp;
+using banklab::WarpAccess;
+
+namespace {
+
+std::vector<std::int64_t> lanes_times(std::int64_t step, std::size_t count = 32) {
+  std::vector<std::int64_t> offsets(count);
+  for (std::size_t lane = 0; lane < count; ++lane) offsets[lane] = static_cast<std::int64_t>(lane) * step;
+  return offsets;
+}
+
+std::string error_of(auto&& call) {
+  try {
+    call();
+  } catch (const AccessError& error) {
+    return error.what();
+  }
+  return "no error";
+}
+
+}  // namespace
+
+TEST_CASE("bad input is rejected with a message that says what is wrong") {
+  CHECK(error_of([] { WarpAccess::make(3, MemOp::kLoad, lanes_times(3)); }).find("1, 2, 4, 8 or 16") !=
+        std::string::npos);
+  CHECK(error_of([] { WarpAccess::make(4, MemOp::kLoad, lanes_times(4, 31)); }).find("exactly 32") !=
+        std::string::npos);
+  CHECK(error_of([] { WarpAccess::make(4, MemOp::kLoad, lanes_times(4, 33)); }).find("got 33") != std::string::npos);
+  auto misaligned = lanes_times(8);
+  misaligned[5] = 44;
+  const std::string message = error_of([&] { WarpAccess::make(8, MemOp::kLoad, misaligned); });
+  CHECK(message.find("lane 5") != std::string::npos);
+  CHECK(message.find("not a multiple") != std::string::npos);
+  auto negative = lanes_times(4);
+  negative[2] = -8;
+  CHECK(error_of([&] { WarpAccess::make(4, MemOp::kLoad, negative); }).find("negative") != std::string::npos);
+  CHECK(error_of([] { banklab::parse_mem_op("read"); }).find("'ld' or 'st'") != std::string::npos);
+  CHECK(error_of([] { banklab::parse_lane_offsets("0 4 x"); }).find("'x'") != std::string::npos);
+}
+
+TEST_CASE("inactive lanes are written - or -1") {
+  const auto offsets = banklab::parse_lane_offsets("0 - -1 12");
+  REQUIRE(offsets.size() == 4);
+  CHECK(offsets[1] == banklab::kInactive);
+  CHECK(offsets[2] == banklab::kInactive);
+  CHECK(offsets[3] == 12);
+}
+
+TEST_CASE("stride 32 puts every lane in bank 0: the explanation names the bank and 32 words") {
+  const auto cost = banklab::price(banklab::strided_access(4, MemOp::kLoad, 32));
+  REQUIRE(cost.groups.size() == 1);
+  CHECK(cost.groups[0].worst_bank() == 0);
+  CHECK(cost.groups[0].bank_words[0].size() == 32);
+  const std::string text = banklab::format_explanation(cost);
+  CHECK(text.find("bank 0 must deliver 32 different words") != std::string::npos);
+  const std::string map = banklab::format_bank_map(cost);
+  // 32 wavefront rows, lane k alone in bank 0 in wavefront k.
+  CHECK(map.find("wf 31   31   .") != std::string::npos);
+}
+
+TEST_CASE("a broadcast is listed as lanes sharing a word") {
+  const auto cost = banklab::price(banklab::strided_access(4, MemOp::kLoad, 0));
+  CHECK(cost.wavefronts == 1);
+  CHECK(banklab::format_explanation(cost).find("word 0 (byte 0) lanes 0-31") != std::string::npos);
+  CHECK(banklab::format_bank_map(cost).find(" 0*") != std::string::npos);
+}
+
+TEST_CASE("8-byte accesses are served in half-warps, 16-byte in quarter-warps") {
+  CHECK(banklab::price(banklab::strided_access(8, MemOp::kStore, 1)).groups.size() == 2);
+  CHECK(banklab::price(banklab::strided_access(16, MemOp::kStore, 1)).groups.size() == 4);
+  const auto merged = banklab::price(banklab::strided_access(8, MemOp::kLoad, 0));
+  CHECK(merged.pair_merge_distance == 1);
+  CHECK(merged.groups.size() == 1);
+}
+
+TEST_CASE("JSON holds the numbers and one map row per wavefront") {
+  const auto cost = banklab::price(banklab::strided_access(4, MemOp::kStore, 2));
+  const auto json = banklab::to_json(cost);
+  CHECK(json["wavefronts"] == 2);
+  CHECK(json["bank_conflicts"] == 1);
+  CHECK(json["op"] == "st");
+  REQUIRE(json["map"].size() == 2);
+  CHECK(json["map"][0].size() == 32);
+  CHECK(json["map"][1][0] == nlohmann::json::array({16}));
+}
+
+TEST_CASE("CSV errors name the file and the line") {
+  std::istringstream in("name,width_bytes,op,lane_byte_offsets\nok,4,ld,0 4\n");
+  const std::string message = error_of([&] { banklab::read_access_csv(in, "p.csv"); });
+  CHECK(message.find("p.csv:2:") == 0);
+  std::istringstream short_row("x,4\n");
+  CHECK(error_of([&] { banklab::read_access_csv(short_row, "q.csv"); }).find("q.csv:1: expected at least 4") == 0);
+}
+
+TEST_CASE("a 16-bank architecture is one more constant: stride 16 conflicts there, half-warps for 4 bytes") {
+  constexpr banklab::BankArchitecture kSixteenBanks{"16 banks", 16, 4, false};
+  const auto cost = banklab::price(banklab::strided_access(4, MemOp::kLoad, 16), kSixteenBanks);
+  CHECK(cost.groups.size() == 2);
+  CHECK(cost.wavefronts == 32);
+  CHECK(banklab::price(banklab::strided_access(4, MemOp::kLoad, 1), kSixteenBanks).wavefronts == 2);
+}

@@ -1,0 +1,87 @@
+// banksim as a student or script runs it: worked examples, JSON that parses,
+// a batch over the calibration file, and errors with exit status 2.
+#include <doctest/doctest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "banklab/access_csv.hpp"
+
+namespace {
+
+struct Result {
+  int status = -1;
+  std::string out;  // stdout and stderr together
+};
+
+Result run_banksim(const std::string& args) {
+  const std::string command = std::string(BANKSIM_PATH) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Result result;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  const int status = pclose(pipe);
+  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("banksim shows stride 32 as a 32-way conflict and stride 33 as none") {
+  const auto conflicted = run_banksim("--width 4 --stride 32");
+  CHECK(conflicted.status == 0);
+  CHECK(conflicted.out.find("wavefronts: 32   ideal: 1   bank conflicts: 31   (worst group: 32-way)") !=
+        std::string::npos);
+  const auto padded = run_banksim("--width 4 --stride 33");
+  CHECK(padded.status == 0);
+  CHECK(padded.out.find("wavefronts: 1   ideal: 1   bank conflicts: 0") != std::string::npos);
+}
+
+TEST_CASE("banksim --format json prints one object that parses") {
+  const auto result = run_banksim("--width 8 --stride 1 --lanes 0-15 --op st --format json");
+  REQUIRE(result.status == 0);
+  const auto json = nlohmann::json::parse(result.out);
+  CHECK(json["wavefronts"] == 1);
+  CHECK(json["offsets"][16].is_null());
+  CHECK(json["map"].size() == 1);
+}
+
+TEST_CASE("banksim --batch over the calibration file reproduces every measured row") {
+  const std::string path = std::string(BANKLAB_TEST_DATA_DIR) + "/h200_shared_access.csv";
+  const auto result = run_banksim("--batch " + path);
+  REQUIRE(result.status == 0);
+  std::ifstream in(path);
+  const auto rows = banklab::read_access_csv(in, path);
+  std::istringstream out(result.out);
+  std::string line;
+  std::getline(out, line);
+  CHECK(line == "name,wavefronts,bank_conflicts");
+  std::size_t n = 0;
+  while (std::getline(out, line)) {
+    REQUIRE(n < rows.size());
+    const std::string expected =
+        rows[n].name + "," + std::to_string(*rows[n].wavefronts) + "," + std::to_string(*rows[n].bank_conflicts);
+    CHECK(line == expected);
+    ++n;
+  }
+  CHECK(n == rows.size());
+}
+
+TEST_CASE("banksim rejects bad arguments in one line with exit status 2") {
+  for (const char* args : {"--width 3 --stride 1", "--width 4 --offsets \"0 4 8\"", "--width 8 --offsets \"4 - - - - - "
+                           "- - - - - - - - - - - - - - - - - - - - - - - - - -\"",
+                           "--stride 1 --lanes 40", "--stride", "--op read --stride 1", "--batch /nonexistent.csv",
+                           "--frobnicate", ""}) {
+    const auto result = run_banksim(args);
+    INFO("banksim " << args << "\n" << result.out);
+    CHECK(result.status == 2);
+    CHECK(result.out.rfind("banksim: error: ", 0) == 0);
+    CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
+  }
+}
