@@ -110,3 +110,13 @@ TEST_CASE("a 16-bank architecture is one more constant: stride 16 conflicts ther
   CHECK(cost.wavefronts == 32);
   CHECK(banklab::price(banklab::strided_access(4, MemOp::kLoad, 1), kSixteenBanks).wavefronts == 2);
 }
+
+TEST_CASE("a 16-byte lane asks four consecutive banks for four words") {
+  const auto cost = banklab::price(banklab::strided_access(16, MemOp::kStore, 1));
+  const banklab::LaneGroup& first = cost.groups[0];
+  for (int bank = 0; bank < 32; ++bank) {
+    REQUIRE(first.bank_words[bank].size() == 1);
+    CHECK(first.bank_words[bank][0].word == static_cast<std::uint32_t>(bank));
+    CHECK(first.bank_words[bank][0].lanes == banklab::LaneMask{1} << (bank / 4));
+  }
+}
