@@ -126,3 +126,23 @@ TEST_CASE("wavefronts are never fewer than the ideal, and inactive lanes cost no
   CHECK(empty.wavefronts == 0);
   CHECK(empty.bank_conflicts == 0);
 }
+
+TEST_CASE("count_wavefronts agrees with price on random accesses of every width") {
+  std::mt19937 rng(3);
+  for (int trial = 0; trial < 5000; ++trial) {
+    const int width = std::array{1, 2, 4, 8, 16}[trial % 5];
+    const auto op = (trial / 5) % 2 ? MemOp::kLoad : MemOp::kStore;
+    const int spread = std::array{2, 8, 64, 1024}[(trial / 10) % 4];
+    std::array<std::int64_t, 32> offsets{};
+    for (int lane = 0; lane < 32; ++lane) {
+      offsets[lane] = rng() % 6 == 0 ? banklab::kInactive : static_cast<std::int64_t>(rng() % spread) * width;
+      if (trial % 7 == 0 && lane % 2 == 1) offsets[lane] = offsets[lane - 1];  // pairs, for the merge
+    }
+    const auto access = WarpAccess::make(width, op, offsets);
+    const auto full = banklab::price(access);
+    const auto fast = banklab::count_wavefronts(access);
+    INFO(access);
+    CHECK(fast.wavefronts == full.wavefronts);
+    CHECK(fast.ideal_wavefronts == full.ideal_wavefronts);
+  }
+}

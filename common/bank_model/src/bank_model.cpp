@@ -114,28 +114,45 @@ int AccessCost::worst_group_wavefronts() const {
   return worst;
 }
 
-AccessCost price(const WarpAccess& access, const BankArchitecture& arch) {
-  AccessCost cost;
-  cost.access = access;
-  cost.arch = &arch;
+namespace {
 
+struct Grouping {
+  int words_per_lane = 1;
+  int group_lanes = kWarpSize;
+  int pair_merge_distance = 0;
+};
+
+Grouping grouping_of(const WarpAccess& access, const BankArchitecture& arch) {
+  Grouping g;
   // Rule 1: word = byte offset / 4, bank = word mod 32; an access of s bytes
   // touches max(1, s/4) consecutive words. Row w4_stride32_ld: every lane in
   // bank 0, 32 wavefronts; w4_stride33_ld: 33 = 1 mod 32, all banks differ, 1.
-  const int words_per_lane = std::max(1, access.width_bytes / arch.bank_width_bytes);
+  g.words_per_lane = std::max(1, access.width_bytes / arch.bank_width_bytes);
 
   // Rule 2: lane groups. One wavefront moves at most wavefront_bytes (128 on
   // sm_90), so the warp is served in groups of 128 / max(4, s) lanes: the whole
   // warp up to 4 bytes, half-warps for 8 bytes, quarter-warps for 16 bytes.
   // Rows: w8_stride1_ld (256 contiguous bytes: 2 wavefronts, 0 conflicts,
   // since each half-warp is one group), w16_stride1_ld (512 bytes, 4, 0).
-  int group_lanes = std::min(kWarpSize, arch.wavefront_bytes() / std::max(access.width_bytes, arch.bank_width_bytes));
+  g.group_lanes = std::min(kWarpSize, arch.wavefront_bytes() / std::max(access.width_bytes, arch.bank_width_bytes));
 
   // Rule 4 (see pair_merge_distance): a load pair-merge doubles the groups.
   if (arch.load_pair_merge && access.op == MemOp::kLoad && access.width_bytes > arch.bank_width_bytes) {
-    cost.pair_merge_distance = pair_merge_distance(access);
-    if (cost.pair_merge_distance != 0) group_lanes = std::min(kWarpSize, group_lanes * 2);
+    g.pair_merge_distance = pair_merge_distance(access);
+    if (g.pair_merge_distance != 0) g.group_lanes = std::min(kWarpSize, g.group_lanes * 2);
   }
+  return g;
+}
+
+}  // namespace
+
+AccessCost price(const WarpAccess& access, const BankArchitecture& arch) {
+  AccessCost cost;
+  cost.access = access;
+  cost.arch = &arch;
+  const Grouping grouping = grouping_of(access, arch);
+  cost.pair_merge_distance = grouping.pair_merge_distance;
+  const int group_lanes = grouping.group_lanes;
 
   for (int first = 0; first < kWarpSize; first += group_lanes) {
     LaneGroup group;
@@ -145,7 +162,7 @@ AccessCost price(const WarpAccess& access, const BankArchitecture& arch) {
       if (!access.active(lane)) continue;  // inactive lanes are ignored (w4_single_lane_ld: 1)
       group.active |= LaneMask{1} << lane;
       const auto first_word = static_cast<std::uint32_t>(access.offsets[lane] / arch.bank_width_bytes);
-      for (int k = 0; k < words_per_lane; ++k) {
+      for (int k = 0; k < grouping.words_per_lane; ++k) {
         const std::uint32_t word = first_word + k;
         std::vector<BankWord>& words = group.bank_words[word % arch.banks];
         auto same = std::find_if(words.begin(), words.end(), [&](const BankWord& w) { return w.word == word; });
@@ -172,6 +189,31 @@ AccessCost price(const WarpAccess& access, const BankArchitecture& arch) {
   }
   cost.bank_conflicts = cost.wavefronts - cost.ideal_wavefronts;
   return cost;
+}
+
+WavefrontCount count_wavefronts(const WarpAccess& access, const BankArchitecture& arch) {
+  const Grouping grouping = grouping_of(access, arch);
+  WavefrontCount count;
+  std::array<std::uint32_t, kWarpSize * 4> words{};  // at most 32 lanes x 4 words
+  std::array<int, 64> per_bank{};                     // architectures with up to 64 banks
+  for (int first = 0; first < kWarpSize; first += grouping.group_lanes) {
+    std::size_t n = 0;
+    for (int lane = first; lane < first + grouping.group_lanes; ++lane) {
+      if (!access.active(lane)) continue;
+      const auto first_word = static_cast<std::uint32_t>(access.offsets[lane] / arch.bank_width_bytes);
+      for (int k = 0; k < grouping.words_per_lane; ++k) words[n++] = first_word + k;
+    }
+    if (n == 0) continue;
+    // Same rule as price(): distinct words per bank, the worst bank decides.
+    std::sort(words.begin(), words.begin() + n);
+    const auto distinct = std::unique(words.begin(), words.begin() + n) - words.begin();
+    std::fill(per_bank.begin(), per_bank.begin() + arch.banks, 0);
+    int worst = 0;
+    for (std::ptrdiff_t i = 0; i < distinct; ++i) worst = std::max(worst, ++per_bank[words[i] % arch.banks]);
+    count.wavefronts += worst;
+    ++count.ideal_wavefronts;
+  }
+  return count;
 }
 
 }  // namespace banklab

@@ -113,6 +113,14 @@ struct AccessCost {
 /// Prices one warp instruction. Pure and deterministic.
 AccessCost price(const WarpAccess& access, const BankArchitecture& arch = kHopper);
 
+/// Just the numbers of price(), without the explanation and without
+/// allocating: the emulator calls this for every warp instruction it traces.
+struct WavefrontCount {
+  int wavefronts = 0;
+  int ideal_wavefronts = 0;
+};
+WavefrontCount count_wavefronts(const WarpAccess& access, const BankArchitecture& arch = kHopper);
+
 /// Lanes of a mask as text: "0-15", "0 2 4", "none".
 std::string format_lanes(LaneMask lanes);
 

@@ -1,0 +1,123 @@
+// The one header that lets an unmodified lab .cu file compile with the host
+// C++ compiler for the CPU SIMT emulator: built-in variables, qualifiers,
+// barriers, warp collectives, atomics and vector types. Everything that
+// differs between nvcc and the emulator lives here (and in the runtime that
+// implements it), never in #ifdefs in lab code.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <cstring>
+#include <type_traits>
+
+#include "banklab/cuda_types.hpp"
+
+#define BANKLAB_CPU_EMULATOR 1
+
+// ---- qualifiers --------------------------------------------------------------
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __launch_bounds__(...)
+// A __shared__ variable is a static in the section banklab_shared: the runtime
+// knows an access is a shared access because its address lies there. `used`
+// keeps write-only arrays (and their stores) from being deleted.
+#define __shared__ __attribute__((section("banklab_shared"), used)) static
+#define __align__(n) __attribute__((aligned(n)))
+
+// Constructs the emulator does not run: a clear compile error naming them.
+#define __constant__ static_assert(false, "the BankLab CPU emulator does not support __constant__ memory");
+#define __managed__ static_assert(false, "the BankLab CPU emulator does not support __managed__ memory");
+
+// ---- built-in variables (set by the scheduler for the running CUDA thread) ---
+extern uint3 threadIdx;
+extern uint3 blockIdx;
+extern dim3 blockDim;
+extern dim3 gridDim;
+inline constexpr int warpSize = 32;
+
+// ---- barriers and warp collectives (opaque calls: data is reloaded after) ----
+void __syncthreads();
+void __syncwarp(unsigned mask = 0xffffffffu);
+unsigned __ballot_sync(unsigned mask, int predicate);
+int __any_sync(unsigned mask, int predicate);
+int __all_sync(unsigned mask, int predicate);
+unsigned __activemask();
+
+namespace banklab::emu::detail {
+// Every lane in `mask` contributes `value`; returns the value of lane `source`
+// (or the caller's own when source is outside [0, 32)).
+std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source);
+int lane_id();
+}  // namespace banklab::emu::detail
+
+template <class T>
+T banklab_shuffle_as(unsigned mask, T value, int source) {
+  static_assert(sizeof(T) <= 8 && std::is_trivially_copyable_v<T>,
+                "the BankLab CPU emulator shuffles values of at most 8 bytes");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  bits = banklab::emu::detail::shuffle(mask, bits, source);
+  T result;
+  std::memcpy(&result, &bits, sizeof(T));
+  return result;
+}
+template <class T>
+T __shfl_sync(unsigned mask, T value, int source, int width = 32) {
+  const int lane = banklab::emu::detail::lane_id();
+  return banklab_shuffle_as(mask, value, (lane / width) * width + (source % width));
+}
+template <class T>
+T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = 32) {
+  const int lane = banklab::emu::detail::lane_id();
+  const int in_segment = lane % width;
+  return banklab_shuffle_as(mask, value, in_segment >= static_cast<int>(delta) ? lane - static_cast<int>(delta) : lane);
+}
+template <class T>
+T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = 32) {
+  const int lane = banklab::emu::detail::lane_id();
+  const int in_segment = lane % width;
+  return banklab_shuffle_as(mask, value,
+                            in_segment + static_cast<int>(delta) < width ? lane + static_cast<int>(delta) : lane);
+}
+template <class T>
+T __shfl_xor_sync(unsigned mask, T value, int lane_mask, int width = 32) {
+  const int lane = banklab::emu::detail::lane_id();
+  const int source = lane ^ lane_mask;
+  return banklab_shuffle_as(mask, value, (source / width == lane / width) ? source : lane);
+}
+
+// ---- atomics (implemented in the uninstrumented runtime and recorded there) --
+int atomicAdd(int* address, int value);
+unsigned atomicAdd(unsigned* address, unsigned value);
+unsigned long long atomicAdd(unsigned long long* address, unsigned long long value);
+float atomicAdd(float* address, float value);
+double atomicAdd(double* address, double value);
+int atomicMax(int* address, int value);
+unsigned atomicMax(unsigned* address, unsigned value);
+int atomicMin(int* address, int value);
+unsigned atomicMin(unsigned* address, unsigned value);
+int atomicCAS(int* address, int compare, int value);
+unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value);
+unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long value);
+int atomicExch(int* address, int value);
+unsigned atomicExch(unsigned* address, unsigned value);
+float atomicExch(float* address, float value);
+
+// ---- memory helpers ---------------------------------------------------------
+/// The byte offset of a shared variable's address in the kernel's shared
+/// memory, as on the GPU.
+std::size_t __cvta_generic_to_shared(const void* pointer);
+template <class T>
+T __ldg(const T* pointer) {
+  return *pointer;
+}
+void __threadfence();
+void __threadfence_block();
+
+// ---- the host-side runtime API a lab's host code may call --------------------
+#include "banklab/cuda_runtime_api.hpp"

@@ -1,0 +1,137 @@
+// The CPU SIMT emulator's host API: device memory, kernel launches, and the
+// launch report (per-line shared-memory costs and findings) the grader shows.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "banklab/bank_model.hpp"
+#include "banklab/cuda_types.hpp"
+
+namespace banklab::emu {
+
+/// A place in the kernel's source, resolved from a code address.
+struct SourceLocation {
+  std::string file;  ///< as the compiler recorded it ("" when unknown)
+  int line = 0;      ///< 0 when unknown
+  std::string function;
+  /// "transpose.cu:42", or "unknown location" when unresolved.
+  [[nodiscard]] std::string text() const;
+};
+
+enum class FindingKind {
+  kBarrierDivergence,        ///< a __syncthreads not reached by every thread of the block
+  kDeadlock,                 ///< threads wait for each other forever
+  kSharedRace,               ///< two threads touch the same shared bytes between barriers, one writes
+  kUninitializedSharedRead,  ///< a shared byte read before anything in the block wrote it
+  kGlobalOutOfBounds,        ///< a global access outside every allocation
+  kSharedOutOfBounds,        ///< a shared access outside the kernel's shared variables
+  kCrash,                    ///< a signal (segfault, abort, ...) in kernel code
+  kTimeLimit,                ///< the launch ran past its time limit (an infinite loop?)
+  kInvalidLaunch,            ///< a launch configuration CUDA would reject
+};
+
+/// "barrier divergence", "shared-memory race", ...
+std::string_view to_string(FindingKind kind);
+
+/// Something wrong the emulator saw; identical findings are counted, not repeated.
+struct Finding {
+  FindingKind kind{};
+  std::string message;                ///< one line a student reads
+  std::vector<std::string> details;  ///< further lines: who, where, what to look at
+  std::uintptr_t pc = 0;              ///< the code address it happened at (0: none)
+  SourceLocation where;
+  std::uintptr_t other_pc = 0;  ///< races: the earlier access
+  SourceLocation other;
+  std::uint64_t count = 1;  ///< how many times it happened
+};
+
+/// Shared-memory cost of one source line, over the whole launch.
+struct LineStats {
+  SourceLocation where;
+  std::vector<std::uintptr_t> pcs;  ///< the instructions at this line
+  std::uint64_t loads = 0;          ///< per-lane shared loads
+  std::uint64_t stores = 0;         ///< per-lane shared stores (atomics included)
+  std::uint64_t warp_instructions = 0;
+  std::uint64_t wavefronts = 0;
+  std::uint64_t ideal_wavefronts = 0;
+  int worst_wavefronts = 0;  ///< of a single warp instruction
+  WarpAccess worst_access;   ///< that instruction, to explain it
+  std::string worst_context;  ///< "block (0,0,0) warp 3"
+
+  [[nodiscard]] std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
+};
+
+/// A __shared__ variable of the launched kernel and its offset in shared memory.
+struct SharedVariable {
+  std::string name;  ///< "transpose_padded(float*, float const*, int, int)::tile"
+  std::uintptr_t address = 0;
+  std::size_t size = 0;
+  std::size_t offset = 0;
+};
+
+struct LaunchReport {
+  std::string kernel;  ///< demangled name
+  dim3 grid, block;
+  bool completed = false;  ///< false after a crash, deadlock, time limit or invalid launch
+  std::vector<Finding> findings;
+  std::vector<LineStats> lines;  ///< shared-memory instructions by source line
+  std::vector<SharedVariable> shared_variables;
+  std::size_t shared_bytes = 0;  ///< static shared memory the kernel declares
+  std::uint64_t threads_run = 0;
+  std::uint64_t shared_accesses = 0;  ///< per-lane shared accesses recorded
+  double seconds = 0;
+
+  [[nodiscard]] bool has(FindingKind kind) const;
+  [[nodiscard]] std::uint64_t total_wavefronts() const;
+  [[nodiscard]] std::uint64_t total_excess_wavefronts() const;
+};
+
+struct LaunchOptions {
+  bool trace = true;                 ///< record and price shared accesses
+  double time_limit_seconds = 10.0;  ///< wall-clock limit for the whole launch
+  std::size_t stack_bytes = 64 * 1024;  ///< per CUDA thread
+};
+
+/// Global memory: host memory in a guarded arena, so that out-of-bounds
+/// accesses by kernels are found. Aligned to 256 bytes like cudaMalloc.
+void* device_malloc(std::size_t bytes);
+void device_free(void* pointer);
+
+namespace detail {
+LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, const void* kernel_address,
+                           void (*invoke)(void*), void* closure);
+}  // namespace detail
+
+/// Runs kernel<<<grid, block>>>(args...) on the CPU, one fiber per CUDA thread,
+/// blocks one after another. Never throws for problems in kernel code: they
+/// are findings in the report.
+template <class... Params, class... Args>
+LaunchReport launch(const LaunchOptions& options, dim3 grid, dim3 block, void (*kernel)(Params...), Args&&... args) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "launch: wrong number of kernel arguments");
+  struct Closure {
+    void (*kernel)(Params...);
+    std::tuple<std::decay_t<Params>...> args;
+  } closure{kernel, std::tuple<std::decay_t<Params>...>(std::forward<Args>(args)...)};
+  auto invoke = [](void* raw) {
+    auto* c = static_cast<Closure*>(raw);
+    std::apply(c->kernel, c->args);
+  };
+  return detail::launch_erased(options, grid, block, reinterpret_cast<const void*>(kernel), invoke, &closure);
+}
+
+template <class... Params, class... Args>
+LaunchReport launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args&&... args) {
+  return launch(LaunchOptions{}, grid, block, kernel, std::forward<Args>(args)...);
+}
+
+/// The report as text: findings first, then a table of shared-memory lines;
+/// with `verbose`, the bank map of each line's worst instruction too.
+std::string format_report(const LaunchReport& report, bool verbose = false);
+
+}  // namespace banklab::emu
