@@ -20,7 +20,7 @@
 
 namespace banklab::cuda_bits {
 using Wide8 = std::uint64_t;
-using Wide16 = unsigned __int128;
+__extension__ typedef unsigned __int128 Wide16;
 }  // namespace banklab::cuda_bits
 
 struct uint3 {

@@ -1,0 +1,147 @@
+// The emulator's internal state, shared by the scheduler (runtime.cpp) and the
+// access hooks and tracer (trace.cpp). Not part of the public API.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+#include "banklab/cuda_host.hpp"
+#include "banklab/emulator.hpp"
+
+namespace banklab::emu::detail {
+
+enum class ThreadStatus : std::uint8_t { kRunnable, kAtBarrier, kAtWarpCollective, kExited };
+
+struct Thread {
+  void* context = nullptr;  // fcontext of the fiber
+  uint3 index{};
+  int linear = 0;
+  int warp = 0;
+  int lane = 0;
+  ThreadStatus status = ThreadStatus::kExited;
+  std::uintptr_t wait_pc = 0;
+};
+
+struct WarpState {
+  std::uint32_t present = 0;  // lanes that exist in this block
+  std::uint32_t exited = 0;
+  std::uint32_t arrived = 0;  // lanes waiting in the current collective
+  std::uint32_t mask = 0;     // union of the masks they passed
+  std::uint32_t sync_count = 0;
+  std::array<std::uint64_t, kWarpSize> values{};
+  std::array<int, kWarpSize> sources{};
+  std::array<std::uint64_t, kWarpSize> results{};
+  std::array<std::uint32_t, kWarpSize> ballots{};
+};
+
+struct SharedVar {
+  std::uintptr_t address = 0;
+  std::size_t size = 0;
+  std::size_t offset = 0;  // in the kernel's shared memory
+};
+
+// Per byte of the kernel's shared memory: who last wrote and read it, in
+// which barrier interval (epoch), for races and uninitialised reads.
+struct ShadowByte {
+  std::uint32_t write_epoch = 0;
+  std::uint32_t read_epoch = 0;
+  std::uint16_t writer = 0;
+  std::uint16_t reader = 0;
+  std::uint32_t writer_sync = 0;  // the writer's warp sync_count at the write
+  bool many_readers = false;
+  bool atomic_write = false;
+  std::uintptr_t write_pc = 0;
+  std::uintptr_t read_pc = 0;
+};
+
+// One warp instruction being assembled: lane l's k-th execution of a pc.
+struct Instance {
+  std::array<std::int64_t, kWarpSize> offsets;
+  std::uint8_t width = 0;
+  bool write = false;
+};
+struct PcTrace {
+  std::uintptr_t pc = 0;
+  std::array<std::uint32_t, kWarpSize> next{};  // per lane: executions so far
+  std::vector<Instance> instances;
+};
+struct WarpTrace {
+  std::vector<PcTrace> pcs;
+  PcTrace* last = nullptr;  // the most recent pc: accesses come in runs
+  PcTrace& find(std::uintptr_t pc);
+};
+// What the launch learned about one pc.
+struct PcStats {
+  std::uint64_t loads = 0, stores = 0, warp_instructions = 0, wavefronts = 0, ideal = 0;
+  int worst = 0;
+  WarpAccess worst_access;
+  std::string worst_context;
+};
+
+struct Runtime {
+  Thread* current = nullptr;  // the fiber running now, null outside kernels
+  bool tracing = true;
+  LaunchReport* report = nullptr;
+  std::string kernel_mangled;
+  std::uintptr_t last_pc = 0;  // of the latest access in kernel code
+  std::vector<Thread> threads;
+  std::vector<WarpState> warps;
+
+  // shared memory of the launched kernel
+  std::vector<SharedVar> vars;
+  std::uintptr_t section_lo = 0, section_span = 0;
+  std::size_t shared_bytes = 0;
+  std::vector<ShadowByte> shadow;
+  std::uint32_t epoch = 0, block_start_epoch = 0;
+
+  // global memory arena
+  std::uintptr_t arena_lo = 0, arena_span = 0;
+
+  // findings, deduplicated by (kind, pc, other pc)
+  std::map<std::tuple<int, std::uintptr_t, std::uintptr_t>, std::size_t> finding_index;
+
+  // tracing
+  std::vector<WarpTrace> warp_traces;
+  std::unordered_map<std::uintptr_t, PcStats> pc_stats;
+  std::uint64_t shared_accesses = 0;
+
+  void trace_begin_launch();
+  void trace_begin_block(int warp_count);
+  void trace_end_block();
+  void trace_finish(LaunchReport& report);
+};
+
+extern Runtime g_rt;
+
+void yield_to_scheduler();
+std::string thread_text(const Thread& t);
+std::string block_text();
+Finding& add_finding(FindingKind kind, std::uintptr_t pc, std::uintptr_t other_pc, const std::string& message);
+void check_global(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
+void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic);
+void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
+
+// Every instrumented load and store of kernel code lands here.
+inline void on_access(const void* pointer, unsigned size, bool write, std::uintptr_t pc, bool atomic = false) {
+  if (g_rt.current == nullptr) return;
+  g_rt.last_pc = pc;
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  for (const SharedVar& v : g_rt.vars) {
+    if (address - v.address < v.size) {
+      shared_access(v.offset + (address - v.address), size, write, pc, atomic);
+      return;
+    }
+  }
+  if (address - g_rt.section_lo < g_rt.section_span) {
+    foreign_shared_access(address, size, write, pc);
+  } else if (address - g_rt.arena_lo < g_rt.arena_span) {
+    check_global(address, size, write, pc);
+  }
+}
+
+}  // namespace banklab::emu::detail

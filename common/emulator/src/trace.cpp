@@ -1,0 +1,306 @@
+// Access hooks and the shared-memory tracer. Kernel code is compiled with
+// -fsanitize=thread but linked against these __tsan_* functions instead of the
+// TSan runtime: every load and store reports its address, width and return
+// address. Shared accesses are checked for races and uninitialised reads,
+// assembled into warp instructions (lane l's k-th execution of one pc) and
+// priced with the bank model.
+#include <algorithm>
+#include <sstream>
+
+#include "runtime.hpp"
+#include "symbols.hpp"
+
+namespace banklab::emu::detail {
+
+namespace {
+
+std::string short_name(const std::string& name) {
+  const auto colons = name.rfind("::");
+  return colons == std::string::npos ? name : name.substr(colons + 2);
+}
+
+std::string describe_shared(std::size_t offset) {
+  for (const SharedVariable& v : g_rt.report->shared_variables) {
+    if (offset >= v.offset && offset < v.offset + v.size) {
+      return "byte " + std::to_string(offset - v.offset) + " of '" + short_name(v.name) + "' (shared offset " +
+             std::to_string(offset) + ")";
+    }
+  }
+  return "shared offset " + std::to_string(offset);
+}
+
+bool same_warp_synced(std::uint16_t other, const Thread& self, std::uint32_t other_sync) {
+  return other / kWarpSize == self.linear / kWarpSize && g_rt.warps[self.warp].sync_count > other_sync;
+}
+
+void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool write, std::size_t offset,
+                 std::uintptr_t pc, std::uintptr_t other_pc) {
+  const char* first = other_wrote ? "written" : "read";
+  const char* second = write ? "written" : "read";
+  Finding& f = add_finding(FindingKind::kSharedRace, pc, other_pc,
+                           std::string("shared-memory race: bytes ") + first + " by one thread are " + second +
+                               " by another with no __syncthreads() between");
+  if (f.details.empty()) {
+    const Thread& o = g_rt.threads[other];
+    f.details.push_back("first in " + block_text() + ": " + thread_text(o) + " " + first + " " +
+                        describe_shared(offset) + ", then " + thread_text(self) + " " + second + " it");
+    f.details.push_back("put a __syncthreads() between the write and the read (every thread must reach it)");
+  }
+}
+
+}  // namespace
+
+void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic) {
+  const Thread& self = *g_rt.current;
+  const auto tid = static_cast<std::uint16_t>(self.linear);
+  const std::uint32_t epoch = g_rt.epoch;
+  const std::size_t end = std::min<std::size_t>(offset + size, g_rt.shadow.size());
+  for (std::size_t b = offset; b < end; ++b) {
+    ShadowByte& s = g_rt.shadow[b];
+    if (!write && s.write_epoch < g_rt.block_start_epoch) {
+      Finding& f = add_finding(FindingKind::kUninitializedSharedRead, pc, 0,
+                               "read of shared memory that no thread of this block has written");
+      if (f.details.empty()) {
+        f.details.push_back("first by " + thread_text(self) + " of " + block_text() + ": " + describe_shared(b));
+        f.details.push_back("do the write and the read cover the same elements, and is the write before the barrier?");
+      }
+      break;
+    }
+    if (s.write_epoch == epoch && s.writer != tid && !(atomic && s.atomic_write) &&
+        !same_warp_synced(s.writer, self, s.writer_sync)) {
+      report_race(self, s.writer, true, write, b, pc, s.write_pc);
+      break;
+    }
+    if (write && !atomic && s.read_epoch == epoch && (s.reader != tid || s.many_readers) &&
+        !same_warp_synced(s.reader, self, 0)) {
+      report_race(self, s.reader != tid ? s.reader : static_cast<std::uint16_t>(tid ^ 1), false, true, b, pc,
+                  s.read_pc);
+      break;
+    }
+  }
+  for (std::size_t b = offset; b < end; ++b) {
+    ShadowByte& s = g_rt.shadow[b];
+    if (write) {
+      s.write_epoch = epoch;
+      s.writer = tid;
+      s.writer_sync = g_rt.warps[self.warp].sync_count;
+      s.atomic_write = atomic;
+      s.write_pc = pc;
+    } else {
+      s.many_readers = s.read_epoch == epoch && s.reader != tid;
+      s.reader = tid;
+      s.read_epoch = epoch;
+      s.read_pc = pc;
+    }
+  }
+  ++g_rt.shared_accesses;
+  if (!g_rt.tracing) return;
+  PcTrace& trace = g_rt.warp_traces[static_cast<std::size_t>(self.warp)].find(pc);
+  const std::uint32_t k = trace.next[self.lane]++;
+  if (k >= trace.instances.size()) {
+    Instance fresh;
+    fresh.offsets.fill(kInactive);
+    fresh.width = static_cast<std::uint8_t>(size);
+    fresh.write = write;
+    trace.instances.push_back(fresh);
+  }
+  trace.instances[k].offsets[self.lane] = static_cast<std::int64_t>(offset);
+}
+
+void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
+  Finding& f = add_finding(FindingKind::kSharedOutOfBounds, pc, 0,
+                           std::string("shared ") + (write ? "write" : "read") + " of " + std::to_string(size) +
+                               " bytes outside this kernel's __shared__ variables (an index out of range?)");
+  if (f.details.empty()) {
+    std::ostringstream out;
+    out << "first by " << thread_text(*g_rt.current) << " of " << block_text();
+    const SharedVar* nearest = nullptr;
+    for (const SharedVar& v : g_rt.vars) {
+      if (address >= v.address + v.size && (nearest == nullptr || v.address > nearest->address)) nearest = &v;
+    }
+    if (nearest != nullptr) out << ": " << address - (nearest->address + nearest->size) << " bytes past the end of a shared variable";
+    f.details.push_back(out.str());
+  }
+}
+
+PcTrace& WarpTrace::find(std::uintptr_t pc) {
+  if (last != nullptr && last->pc == pc) return *last;
+  for (PcTrace& t : pcs) {
+    if (t.pc == pc) return *(last = &t);
+  }
+  pcs.push_back(PcTrace{});
+  pcs.back().pc = pc;
+  return *(last = &pcs.back());
+}
+
+void Runtime::trace_begin_launch() {
+  pc_stats.clear();
+  shared_accesses = 0;
+}
+
+void Runtime::trace_begin_block(int warp_count) {
+  if (warp_traces.size() < static_cast<std::size_t>(warp_count)) warp_traces.resize(static_cast<std::size_t>(warp_count));
+  for (WarpTrace& w : warp_traces) {
+    w.pcs.clear();
+    w.last = nullptr;
+  }
+}
+
+void Runtime::trace_end_block() {
+  for (std::size_t w = 0; w < warp_traces.size(); ++w) {
+    for (const PcTrace& trace : warp_traces[w].pcs) {
+      PcStats& stats = pc_stats[trace.pc];
+      for (const Instance& instance : trace.instances) {
+        WarpAccess access;
+        access.width_bytes = instance.width;
+        access.op = instance.write ? MemOp::kStore : MemOp::kLoad;
+        access.offsets = instance.offsets;
+        const WavefrontCount count = count_wavefronts(access);
+        const auto lanes = static_cast<std::uint64_t>(std::count_if(
+            instance.offsets.begin(), instance.offsets.end(), [](std::int64_t o) { return o != kInactive; }));
+        (instance.write ? stats.stores : stats.loads) += lanes;
+        ++stats.warp_instructions;
+        stats.wavefronts += static_cast<std::uint64_t>(count.wavefronts);
+        stats.ideal += static_cast<std::uint64_t>(count.ideal_wavefronts);
+        if (count.wavefronts > stats.worst) {
+          stats.worst = count.wavefronts;
+          stats.worst_access = access;
+          stats.worst_context = block_text() + " warp " + std::to_string(w);
+        }
+      }
+    }
+    warp_traces[w].pcs.clear();
+    warp_traces[w].last = nullptr;
+  }
+}
+
+void Runtime::trace_finish(LaunchReport& out) {
+  trace_end_block();  // after a block cut short (crash, deadlock): keep what it did; else a no-op
+  out.shared_accesses = shared_accesses;
+  std::vector<std::uintptr_t> pcs;
+  for (const auto& [pc, stats] : pc_stats) pcs.push_back(pc);
+  for (const Finding& f : out.findings) {
+    if (f.pc != 0) pcs.push_back(f.pc);
+    if (f.other_pc != 0) pcs.push_back(f.other_pc);
+  }
+  std::sort(pcs.begin(), pcs.end());
+  pcs.erase(std::unique(pcs.begin(), pcs.end()), pcs.end());
+  const auto where = resolve(pcs);
+  for (Finding& f : out.findings) {
+    if (f.pc != 0) f.where = where.at(f.pc);
+    if (f.other_pc != 0) f.other = where.at(f.other_pc);
+  }
+  // One row per source line; instructions the compiler made from one line
+  // (an unrolled loop) add up.
+  std::map<std::pair<std::string, int>, LineStats> lines;
+  std::vector<std::uintptr_t> ordered;
+  for (const auto& [pc, stats] : pc_stats) ordered.push_back(pc);
+  std::sort(ordered.begin(), ordered.end());
+  for (std::uintptr_t pc : ordered) {
+    const PcStats& stats = pc_stats.at(pc);
+    const SourceLocation& loc = where.at(pc);
+    LineStats& line = lines[{loc.file, loc.file.empty() ? static_cast<int>(pc & 0x7fffffff) : loc.line}];
+    line.where = loc;
+    line.pcs.push_back(pc);
+    line.loads += stats.loads;
+    line.stores += stats.stores;
+    line.warp_instructions += stats.warp_instructions;
+    line.wavefronts += stats.wavefronts;
+    line.ideal_wavefronts += stats.ideal;
+    if (stats.worst > line.worst_wavefronts) {
+      line.worst_wavefronts = stats.worst;
+      line.worst_access = stats.worst_access;
+      line.worst_context = stats.worst_context;
+    }
+  }
+  for (auto& [key, line] : lines) out.lines.push_back(std::move(line));
+}
+
+}  // namespace banklab::emu::detail
+
+// ---- the hooks the compiler calls ---------------------------------------------------
+#define BANKLAB_HOOK_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+#define BANKLAB_HOOKS(N)                                                                                \
+  void __tsan_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); }      \
+  void __tsan_write##N(void* a) { banklab::emu::detail::on_access(a, N, true, BANKLAB_HOOK_PC); }      \
+  void __tsan_unaligned_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); } \
+  void __tsan_unaligned_write##N(void* a) { banklab::emu::detail::on_access(a, N, true, BANKLAB_HOOK_PC); } \
+  void __tsan_volatile_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); }  \
+  void __tsan_volatile_write##N(void* a) { banklab::emu::detail::on_access(a, N, true, BANKLAB_HOOK_PC); }
+
+namespace {
+// Sizes that are not one access (a struct copy, an under-aligned access) are
+// split into the widest aligned pieces.
+void range_access(void* pointer, std::size_t bytes, bool write, std::uintptr_t pc) {
+  auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  while (bytes > 0) {
+    unsigned width = 16;
+    while (width > 1 && (address % width != 0 || width > bytes)) width /= 2;
+    banklab::emu::detail::on_access(reinterpret_cast<void*>(address), width, write, pc);
+    address += width;
+    bytes -= width;
+  }
+}
+}  // namespace
+
+extern "C" {
+void __tsan_init() {}
+void __tsan_func_entry(void*) {}
+void __tsan_func_exit() {}
+void __tsan_vptr_update(void**, void*) {}
+void __tsan_vptr_read(void**) {}
+BANKLAB_HOOKS(1)
+BANKLAB_HOOKS(2)
+BANKLAB_HOOKS(4)
+BANKLAB_HOOKS(8)
+BANKLAB_HOOKS(16)
+void __tsan_read_range(void* a, unsigned long size) { range_access(a, size, false, BANKLAB_HOOK_PC); }
+void __tsan_write_range(void* a, unsigned long size) { range_access(a, size, true, BANKLAB_HOOK_PC); }
+}
+
+// Atomics the compiler instruments (guard variables of function-local statics,
+// std::atomic in helper code): fibers never interleave inside one, so plain
+// memory operations are atomic here.
+#define BANKLAB_ATOMIC_HOOKS(Bits, Type)                                                                   \
+  Type __tsan_atomic##Bits##_load(const volatile Type* a, int) { return *a; }                             \
+  void __tsan_atomic##Bits##_store(volatile Type* a, Type v, int) { *a = v; }                             \
+  Type __tsan_atomic##Bits##_exchange(volatile Type* a, Type v, int) {                                    \
+    const Type old = *a;                                                                                  \
+    *a = v;                                                                                               \
+    return old;                                                                                           \
+  }                                                                                                       \
+  Type __tsan_atomic##Bits##_fetch_add(volatile Type* a, Type v, int) {                                   \
+    const Type old = *a;                                                                                  \
+    *a = static_cast<Type>(old + v);                                                                      \
+    return old;                                                                                           \
+  }                                                                                                       \
+  Type __tsan_atomic##Bits##_fetch_sub(volatile Type* a, Type v, int) {                                   \
+    const Type old = *a;                                                                                  \
+    *a = static_cast<Type>(old - v);                                                                      \
+    return old;                                                                                           \
+  }                                                                                                       \
+  int __tsan_atomic##Bits##_compare_exchange_strong(volatile Type* a, Type* expected, Type v, int, int) { \
+    if (*a == *expected) {                                                                                \
+      *a = v;                                                                                             \
+      return 1;                                                                                           \
+    }                                                                                                     \
+    *expected = *a;                                                                                       \
+    return 0;                                                                                             \
+  }                                                                                                       \
+  int __tsan_atomic##Bits##_compare_exchange_weak(volatile Type* a, Type* expected, Type v, int s, int f) { \
+    return __tsan_atomic##Bits##_compare_exchange_strong(a, expected, v, s, f);                           \
+  }                                                                                                       \
+  Type __tsan_atomic##Bits##_compare_exchange_val(volatile Type* a, Type expected, Type v, int, int) {    \
+    const Type old = *a;                                                                                  \
+    if (old == expected) *a = v;                                                                          \
+    return old;                                                                                           \
+  }
+
+extern "C" {
+BANKLAB_ATOMIC_HOOKS(8, std::uint8_t)
+BANKLAB_ATOMIC_HOOKS(16, std::uint16_t)
+BANKLAB_ATOMIC_HOOKS(32, std::uint32_t)
+BANKLAB_ATOMIC_HOOKS(64, std::uint64_t)
+void __tsan_atomic_thread_fence(int) {}
+void __tsan_atomic_signal_fence(int) {}
+}

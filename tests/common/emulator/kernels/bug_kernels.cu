@@ -1,0 +1,107 @@
+// Kernels with the mistakes students make, and kernels that use the warp-level
+// and wide-type features, for the emulator's tests. One mistake per kernel.
+#include <cuda_runtime.h>
+
+__global__ void barrier_inside_bounds_check(float* out, int n) {
+  __shared__ float s[64];
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    s[threadIdx.x] = static_cast<float>(i);
+    __syncthreads();  // DIVERGENT_BARRIER
+    out[i] = s[(threadIdx.x + 1) % blockDim.x];
+  }
+}
+
+__global__ void missing_barrier(float* out) {
+  __shared__ float s[64];
+  s[threadIdx.x] = static_cast<float>(threadIdx.x);  // RACE_WRITE
+  out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];  // RACE_READ
+}
+
+__global__ void reads_unwritten_shared(float* out) {
+  __shared__ float s[64];
+  if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];  // UNINIT_READ
+}
+
+__global__ void writes_past_the_end(float* out, int n) {
+  const int i = blockIdx.x * blockDim.x + threadIdx.x;
+  out[i + n] = 1.0f;  // OOB_WRITE
+}
+
+__global__ void writes_far_past_the_end(float* out) {
+  out[threadIdx.x + (1 << 22)] = 1.0f;  // FAR_OOB_WRITE
+}
+
+__global__ void spins_forever(volatile int* flag) {
+  while (flag[0] == 0) {  // SPIN
+  }
+}
+
+__global__ void dereferences_null(int* out) {
+  int* volatile nothing = nullptr;
+  out[threadIdx.x] = *nothing;  // NULL_READ
+}
+
+__global__ void warp_sync_deadlock(int* out) {
+  if (threadIdx.x % 32 < 16) {
+    __syncwarp();  // DEADLOCK_SYNCWARP
+  } else {
+    __syncthreads();
+  }
+  out[threadIdx.x] = 1;
+}
+
+__global__ void warp_reduce_and_ballot(int* sums, unsigned* ballots) {
+  int value = static_cast<int>(threadIdx.x);
+  for (int offset = 16; offset > 0; offset /= 2) value += __shfl_down_sync(0xffffffffu, value, offset);
+  const unsigned odd = __ballot_sync(0xffffffffu, threadIdx.x % 2);
+  if (threadIdx.x % 32 == 0) {
+    sums[threadIdx.x / 32] = value;
+    ballots[threadIdx.x / 32] = odd;
+  }
+  const int broadcast = __shfl_sync(0xffffffffu, static_cast<int>(threadIdx.x) * 10, 3);
+  if (threadIdx.x == 5) sums[7] = broadcast;
+}
+
+__global__ void shared_histogram(const int* values, int n, int* bins) {
+  __shared__ int local[8];
+  if (threadIdx.x < 8) local[threadIdx.x] = 0;
+  __syncthreads();
+  for (int i = threadIdx.x; i < n; i += blockDim.x) atomicAdd(&local[values[i] % 8], 1);
+  __syncthreads();
+  if (threadIdx.x < 8) atomicAdd(&bins[threadIdx.x], local[threadIdx.x]);
+}
+
+__global__ void float4_copy(float4* out) {
+  __shared__ float4 s[64];
+  s[threadIdx.x] = make_float4(1.0f * threadIdx.x, 2.0f, 3.0f, 4.0f);  // FLOAT4_STORE
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x * 2) % 32];  // FLOAT4_LOAD
+}
+
+__global__ void double_broadcast(double* out) {
+  __shared__ double s[32];
+  s[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = s[0];  // DOUBLE_BROADCAST
+}
+
+template <int N>
+__global__ void templated_stride(int* out) {
+  __shared__ int s[N * 32];
+  s[threadIdx.x * N] = 1;  // TEMPLATE_STRIDE
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x * N];
+}
+template __global__ void templated_stride<2>(int* out);
+
+__global__ void two_shared_arrays(int* out) {
+  __shared__ int a[33];
+  __shared__ int b[32];
+  a[threadIdx.x] = 1;
+  b[threadIdx.x] = 2;
+  __syncthreads();
+  out[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
+}

@@ -1,0 +1,284 @@
+// The CPU SIMT emulator on real kernels: correct results, the per-line
+// shared-memory cost, and every kind of finding on a kernel that has it.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "banklab/emulator.hpp"
+
+// The kernels, as the grader declares them: plain functions on the CPU.
+void transpose_conflicted(float* out, const float* in, int width, int height);
+void transpose_padded(float* out, const float* in, int width, int height);
+void barrier_inside_bounds_check(float* out, int n);
+void missing_barrier(float* out);
+void reads_unwritten_shared(float* out);
+void writes_past_the_end(float* out, int n);
+void writes_far_past_the_end(float* out);
+void spins_forever(volatile int* flag);
+void dereferences_null(int* out);
+void warp_sync_deadlock(int* out);
+void warp_reduce_and_ballot(int* sums, unsigned* ballots);
+void shared_histogram(const int* values, int n, int* bins);
+void float4_copy(float4* out);
+void double_broadcast(double* out);
+template <int N>
+void templated_stride(int* out);
+extern template void templated_stride<2>(int* out);
+void two_shared_arrays(int* out);
+
+using banklab::emu::FindingKind;
+using banklab::emu::LaunchReport;
+
+namespace {
+
+// The line of `file` that holds the comment marker.
+int line_of(const std::string& file, const std::string& marker) {
+  std::ifstream in(std::string(BANKLAB_KERNEL_DIR) + "/" + file);
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    if (text.find("// " + marker) != std::string::npos) return line;
+  }
+  FAIL("marker " << marker << " not in " << file);
+  return 0;
+}
+
+const banklab::emu::LineStats* stats_at(const LaunchReport& report, int line) {
+  for (const auto& l : report.lines) {
+    if (l.where.line == line) return &l;
+  }
+  return nullptr;
+}
+
+const banklab::emu::Finding* finding(const LaunchReport& report, FindingKind kind) {
+  for (const auto& f : report.findings) {
+    if (f.kind == kind) return &f;
+  }
+  return nullptr;
+}
+
+template <class T>
+T* device_array(std::size_t count, int fill_byte = 0) {
+  void* p = banklab::emu::device_malloc(count * sizeof(T));
+  REQUIRE(p != nullptr);
+  std::memset(p, fill_byte, count * sizeof(T));
+  return static_cast<T*>(p);
+}
+
+LaunchReport run_transpose(void (*kernel)(float*, const float*, int, int), int width, int height,
+                           std::vector<float>& result) {
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  float* in = device_array<float>(n);
+  float* out = device_array<float>(n, 0xff);
+  std::iota(in, in + n, 0.0f);
+  const dim3 grid((width + 31) / 32, (height + 31) / 32);
+  auto report = banklab::emu::launch(grid, dim3(32, 8), kernel, out, in, width, height);
+  result.assign(out, out + n);
+  banklab::emu::device_free(in);
+  banklab::emu::device_free(out);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("padded transpose is correct on odd sizes and its tile accesses cost one wavefront") {
+  for (auto [width, height] : {std::pair{33, 31}, std::pair{64, 64}, std::pair{1, 1}}) {
+    std::vector<float> out;
+    const auto report = run_transpose(transpose_padded, width, height, out);
+    INFO(banklab::emu::format_report(report));
+    CHECK(report.completed);
+    CHECK(report.findings.empty());
+    for (int y = 0; y < height; ++y) {
+      for (int x = 0; x < width; ++x) {
+        REQUIRE(out[static_cast<std::size_t>(x) * height + y] == static_cast<float>(y * width + x));
+      }
+    }
+    CHECK(report.shared_bytes == 32 * 33 * 4);
+    for (const auto& line : report.lines) CHECK(line.worst_wavefronts == 1);
+  }
+}
+
+TEST_CASE("conflicted transpose: the column read costs 32 wavefronts per warp instruction, the row write 1") {
+  std::vector<float> out;
+  const auto report = run_transpose(transpose_conflicted, 64, 64, out);
+  INFO(banklab::emu::format_report(report, true));
+  CHECK(report.findings.empty());
+  const auto* write = stats_at(report, line_of("transpose_kernels.cu", "TILE_WRITE"));
+  const auto* read = stats_at(report, line_of("transpose_kernels.cu", "TILE_READ"));
+  REQUIRE(write != nullptr);
+  REQUIRE(read != nullptr);
+  // 4 blocks x 8 warps x 4 rows each = 128 warp instructions per line.
+  CHECK(write->warp_instructions == 128);
+  CHECK(write->stores == 4096);
+  CHECK(write->wavefronts == 128);
+  CHECK(read->warp_instructions == 128);
+  CHECK(read->loads == 4096);
+  CHECK(read->wavefronts == 128 * 32);
+  CHECK(read->worst_wavefronts == 32);
+  CHECK(read->excess_wavefronts() == 128 * 31);
+  CHECK(banklab::emu::format_report(report, true).find("bank 0 must deliver 32 different words") != std::string::npos);
+}
+
+TEST_CASE("a __syncthreads() inside the bounds check is reported as barrier divergence at its line") {
+  float* out = device_array<float>(64);
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), barrier_inside_bounds_check, out, 40);
+  const auto* f = finding(report, FindingKind::kBarrierDivergence);
+  REQUIRE(f != nullptr);
+  CHECK(f->where.line == line_of("bug_kernels.cu", "DIVERGENT_BARRIER"));
+  CHECK(f->message.find("reached by 40 of 64 threads") != std::string::npos);
+  CHECK(report.completed);  // reported, never a hang
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a missing __syncthreads() is reported as a race between the write and the read") {
+  float* out = device_array<float>(64);
+  const auto report = banklab::emu::launch(dim3(2), dim3(64), missing_barrier, out);
+  const auto* race = finding(report, FindingKind::kSharedRace);
+  REQUIRE(race != nullptr);
+  INFO(banklab::emu::format_report(report));
+  const int write_line = line_of("bug_kernels.cu", "RACE_WRITE");
+  const int read_line = line_of("bug_kernels.cu", "RACE_READ");
+  CHECK(((race->where.line == write_line && race->other.line == read_line) ||
+         (race->where.line == read_line && race->other.line == write_line)));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("reading shared memory nothing wrote is reported at the reading line") {
+  float* out = device_array<float>(64);
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), reads_unwritten_shared, out);
+  const auto* f = finding(report, FindingKind::kUninitializedSharedRead);
+  REQUIRE(f != nullptr);
+  CHECK(f->where.line == line_of("bug_kernels.cu", "UNINIT_READ"));
+  CHECK(f->count == 32);  // threads 32..63
+  CHECK(f->details.front().find("byte 128 of 's'") != std::string::npos);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("out-of-bounds global writes are found, near the end and far away") {
+  float* out = device_array<float>(64);
+  auto near = banklab::emu::launch(dim3(1), dim3(64), writes_past_the_end, out, 64);
+  const auto* f = finding(near, FindingKind::kGlobalOutOfBounds);
+  REQUIRE(f != nullptr);
+  CHECK(f->where.line == line_of("bug_kernels.cu", "OOB_WRITE"));
+  CHECK(f->details.front().find("0 bytes past the end of allocation") != std::string::npos);
+  auto far = banklab::emu::launch(dim3(1), dim3(64), writes_far_past_the_end, out);
+  CHECK_FALSE(far.completed);
+  REQUIRE(finding(far, FindingKind::kGlobalOutOfBounds) != nullptr);
+  CHECK(finding(far, FindingKind::kGlobalOutOfBounds)->where.line == line_of("bug_kernels.cu", "FAR_OOB_WRITE"));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("an infinite loop stops at the time limit, a crash is reported with its line, and the emulator goes on") {
+  int* flag = device_array<int>(1);
+  banklab::emu::LaunchOptions options;
+  options.time_limit_seconds = 0.3;
+  const auto spin = banklab::emu::launch(options, dim3(1), dim3(32), spins_forever, static_cast<volatile int*>(flag));
+  CHECK_FALSE(spin.completed);
+  REQUIRE(finding(spin, FindingKind::kTimeLimit) != nullptr);
+  CHECK(finding(spin, FindingKind::kTimeLimit)->where.line == line_of("bug_kernels.cu", "SPIN"));
+
+  int* out = device_array<int>(32);
+  const auto crash = banklab::emu::launch(dim3(1), dim3(32), dereferences_null, out);
+  CHECK_FALSE(crash.completed);
+  REQUIRE(finding(crash, FindingKind::kCrash) != nullptr);
+  CHECK(finding(crash, FindingKind::kCrash)->where.line == line_of("bug_kernels.cu", "NULL_READ"));
+  CHECK(finding(crash, FindingKind::kCrash)->message.find("SIGSEGV") != std::string::npos);
+
+  std::vector<float> result;  // still usable afterwards
+  CHECK(run_transpose(transpose_padded, 32, 32, result).findings.empty());
+  banklab::emu::device_free(flag);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a warp collective that can never complete is a deadlock finding, not a hang") {
+  int* out = device_array<int>(64);
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), warp_sync_deadlock, out);
+  CHECK_FALSE(report.completed);
+  REQUIRE(finding(report, FindingKind::kDeadlock) != nullptr);
+  CHECK(finding(report, FindingKind::kDeadlock)->where.line == line_of("bug_kernels.cu", "DEADLOCK_SYNCWARP"));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("shuffles and ballots exchange values within each warp") {
+  int* sums = device_array<int>(8);
+  unsigned* ballots = device_array<unsigned>(2);
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), warp_reduce_and_ballot, sums, ballots);
+  CHECK(report.findings.empty());
+  CHECK(sums[0] == 31 * 32 / 2);
+  CHECK(sums[1] == (32 + 63) * 32 / 2);
+  CHECK(ballots[0] == 0xaaaaaaaau);
+  CHECK(sums[7] == 30);
+  banklab::emu::device_free(sums);
+  banklab::emu::device_free(ballots);
+}
+
+TEST_CASE("shared atomics count correctly and are not races") {
+  const int n = 1000;
+  int* values = device_array<int>(n);
+  for (int i = 0; i < n; ++i) values[i] = i;
+  int* bins = device_array<int>(8);
+  const auto report = banklab::emu::launch(dim3(2), dim3(128), shared_histogram, values, n, bins);
+  INFO(banklab::emu::format_report(report));
+  CHECK(report.findings.empty());
+  for (int b = 0; b < 8; ++b) CHECK(bins[b] == 2 * n / 8);
+  banklab::emu::device_free(values);
+  banklab::emu::device_free(bins);
+}
+
+TEST_CASE("a float4 copy is one 16-byte access per lane and priced as such") {
+  float4* out = device_array<float4>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), float4_copy, out);
+  INFO(banklab::emu::format_report(report, true));
+  CHECK(report.findings.empty());
+  const auto* store = stats_at(report, line_of("bug_kernels.cu", "FLOAT4_STORE"));
+  const auto* load = stats_at(report, line_of("bug_kernels.cu", "FLOAT4_LOAD"));
+  REQUIRE(store != nullptr);
+  REQUIRE(load != nullptr);
+  CHECK(store->warp_instructions == 1);
+  CHECK(store->worst_access.width_bytes == 16);
+  CHECK(store->wavefronts == 4);  // 512 contiguous bytes, quarter-warps
+  CHECK(load->warp_instructions == 1);
+  CHECK(load->worst_access.width_bytes == 16);
+  CHECK(load->wavefronts == 8);  // stride 2 float4: each quarter-warp touches 256 bytes
+  CHECK(out[3].x == 6.0f);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a double broadcast costs one wavefront (the load pair-merge)") {
+  double* out = device_array<double>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), double_broadcast, out);
+  const auto* load = stats_at(report, line_of("bug_kernels.cu", "DOUBLE_BROADCAST"));
+  REQUIRE(load != nullptr);
+  CHECK(load->worst_access.width_bytes == 8);
+  CHECK(load->wavefronts == 1);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("shared variables of template kernels are found through their symbols") {
+  int* out = device_array<int>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), templated_stride<2>, out);
+  INFO(banklab::emu::format_report(report));
+  CHECK(report.shared_bytes == 2 * 32 * 4);
+  const auto* line = stats_at(report, line_of("bug_kernels.cu", "TEMPLATE_STRIDE"));
+  REQUIRE(line != nullptr);
+  CHECK(line->wavefronts == 2);  // stride 2: gcd(2, 32)
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("launches are deterministic: the same inputs give the same report") {
+  std::vector<float> a, b;
+  const auto first = run_transpose(transpose_conflicted, 96, 40, a);
+  const auto second = run_transpose(transpose_conflicted, 96, 40, b);
+  CHECK(a == b);
+  CHECK(banklab::emu::format_report(first, true) == banklab::emu::format_report(second, true));
+}
+
+TEST_CASE("an invalid launch configuration is a finding") {
+  float* out = device_array<float>(1);
+  const auto report = banklab::emu::launch(dim3(1), dim3(2048), missing_barrier, out);
+  CHECK_FALSE(report.completed);
+  CHECK(report.has(FindingKind::kInvalidLaunch));
+  banklab::emu::device_free(out);
+}
