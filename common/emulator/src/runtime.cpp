@@ -26,6 +26,11 @@ uint3 blockIdx;
 dim3 blockDim;
 dim3 gridDim;
 
+// The last variable of the shared section (the runtime links after kernel
+// code): an index past the end of a kernel's last array lands here, outside
+// every kernel's variables, and is reported instead of touching other data.
+__attribute__((section("banklab_shared"), used)) static char g_shared_tail_guard[4096];
+
 namespace banklab::emu::detail {
 
 namespace ctx = boost::context::detail;
@@ -214,6 +219,7 @@ struct Arena {
   int next_id = 1;
   std::map<std::uintptr_t, Allocation> live;  // by user pointer
   std::vector<Allocation> freed;              // for messages about freed memory
+  Allocation last_hit;                        // check_global's cache; size 0 = none
 
   bool init() {
     if (base != 0) return true;
@@ -255,6 +261,7 @@ void device_free(void* pointer) {
   if (found == g_arena.live.end()) return;
   const Allocation a = found->second;
   g_arena.live.erase(found);
+  g_arena.last_hit = Allocation{};
   // Address space is never reused, so a stale pointer faults instead of
   // silently reading a newer allocation.
   mprotect(reinterpret_cast<void*>(a.map_begin), a.map_size, PROT_NONE);
@@ -298,10 +305,16 @@ std::string describe_global(std::uintptr_t address) {
 }
 
 void check_global(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
+  // Kernels stream through one allocation at a time: try the last hit first.
+  const Allocation& last = g_arena.last_hit;
+  if (address - last.begin < last.size && address + size <= last.begin + last.size) return;
   auto after = g_arena.live.upper_bound(address);
   if (after != g_arena.live.begin()) {
     const Allocation& a = std::prev(after)->second;
-    if (address >= a.begin && address + size <= a.begin + a.size) return;
+    if (address >= a.begin && address + size <= a.begin + a.size) {
+      g_arena.last_hit = a;
+      return;
+    }
   }
   Finding& f = add_finding(FindingKind::kGlobalOutOfBounds, pc, 0,
                            std::string("out-of-bounds global ") + (write ? "write" : "read") + " of " +

@@ -28,6 +28,7 @@ template <int N>
 void templated_stride(int* out);
 extern template void templated_stride<2>(int* out);
 void two_shared_arrays(int* out);
+void indexes_past_shared(float* out);
 
 using banklab::emu::FindingKind;
 using banklab::emu::LaunchReport;
@@ -280,5 +281,15 @@ TEST_CASE("an invalid launch configuration is a finding") {
   const auto report = banklab::emu::launch(dim3(1), dim3(2048), missing_barrier, out);
   CHECK_FALSE(report.completed);
   CHECK(report.has(FindingKind::kInvalidLaunch));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a shared index past the end of the kernel's array is an out-of-bounds shared access") {
+  float* out = device_array<float>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), indexes_past_shared, out);
+  const auto* f = finding(report, FindingKind::kSharedOutOfBounds);
+  REQUIRE(f != nullptr);
+  CHECK(f->where.line == line_of("bug_kernels.cu", "SHARED_OOB"));
+  CHECK(f->count == 32);
   banklab::emu::device_free(out);
 }

@@ -105,3 +105,10 @@ __global__ void two_shared_arrays(int* out) {
   __syncthreads();
   out[threadIdx.x] = a[threadIdx.x] + b[threadIdx.x];
 }
+
+__global__ void indexes_past_shared(float* out) {
+  __shared__ float a[32];
+  a[threadIdx.x] = 1.0f;
+  __syncthreads();
+  out[threadIdx.x] = a[threadIdx.x + 40];  // SHARED_OOB
+}
