@@ -9,8 +9,8 @@
 
 namespace {
 
-std::vector<banklab::AccessRow> calibration_rows() {
-  const std::string path = std::string(BANKLAB_TEST_DATA_DIR) + "/h200_shared_access.csv";
+std::vector<banklab::AccessRow> calibration_rows(const std::string& file = "h200_shared_access.csv") {
+  const std::string path = std::string(BANKLAB_TEST_DATA_DIR) + "/" + file;
   std::ifstream in(path);
   REQUIRE_MESSAGE(in.good(), "cannot open " << path);
   return banklab::read_access_csv(in, path);
@@ -56,4 +56,15 @@ TEST_CASE("the calibration covers every width, both directions and the pair-merg
     if (banklab::price(as_store).wavefronts != cost.wavefronts) ++merge_matters;
   }
   CHECK(merge_matters >= 10);
+}
+
+TEST_CASE("290 further H200 measurements (random, pairs, sparse lanes, strides with a base) are reproduced") {
+  const auto rows = calibration_rows("h200_extra_patterns.csv");
+  REQUIRE(rows.size() == 290);
+  for (const auto& row : rows) {
+    const auto cost = banklab::price(row.access);
+    INFO(row.name << " (line " << row.line << "): " << row.access << "\n" << cost);
+    CHECK(cost.wavefronts == *row.wavefronts);
+    CHECK(cost.bank_conflicts == *row.bank_conflicts);
+  }
 }

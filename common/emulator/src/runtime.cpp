@@ -427,11 +427,21 @@ void setup_shared_layout(LaunchReport& report) {
   g_rt.section_lo = section_lo;
   g_rt.section_span = section_hi - section_lo;
   auto statics = kernel_local_statics(g_rt.kernel_mangled);
-  // Offsets follow the addresses of the kernel's variables, from 0, each at
-  // least 16-byte aligned: a single shared array starts at offset 0 as on the GPU.
+  // nvcc places a kernel's shared variables in declaration order, each at its
+  // natural alignment (tests/data/gpu/shared_layout.txt: int a[33] at 0, int
+  // b[32] at 132; char c[3] at 0, double d[4] at 8, float f[5] at 40). GCC
+  // emits a function's statics in reverse declaration order, so declaration
+  // order is descending address. The symbol table has no types: the alignment
+  // is guessed as the largest power of two (at most 16) dividing the size,
+  // which is exact for a single array and for arrays of float4/double2, and
+  // may round up a float or int array that follows an odd-sized one.
+  std::sort(statics.begin(), statics.end(),
+            [](const DataSymbol& a, const DataSymbol& b) { return a.address > b.address; });
   std::size_t offset = 0;
   for (const DataSymbol& s : statics) {
-    offset = (offset + 15) & ~std::size_t{15};
+    std::size_t align = 16;
+    while (align > 1 && s.size % align != 0) align /= 2;
+    offset = (offset + align - 1) / align * align;
     g_rt.vars.push_back({s.address, s.size, offset});
     report.shared_variables.push_back({s.name, s.address, s.size, offset});
     offset += s.size;
