@@ -1,0 +1,127 @@
+// On-the-spot builds of runners, cached under build/grader/cache/<hash>/.
+#include "builder.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "process.hpp"
+
+namespace banklab::grader {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr double kBuildLimitSeconds = 300;
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream out;
+  out << in.rdbuf();
+  return out.str();
+}
+
+// FNV-1a, 64 bits: a cache key, not a security boundary.
+struct Hash {
+  std::uint64_t value = 1469598103934665603ull;
+  void add(const std::string& text) {
+    for (unsigned char c : text) {
+      value ^= c;
+      value *= 1099511628211ull;
+    }
+    value ^= 0xff;  // separates consecutive inputs
+    value *= 1099511628211ull;
+  }
+  [[nodiscard]] std::string hex() const {
+    std::ostringstream out;
+    out << std::hex << value;
+    return out.str();
+  }
+};
+
+// Runs the steps in `dir` unless `product` exists already; on failure removes
+// the partial product and throws with the failing step's output.
+void build_cached(const std::vector<std::vector<std::string>>& steps, const std::string& product,
+                  const std::string& what) {
+  if (fs::exists(product)) return;
+  fs::create_directories(fs::path(product).parent_path());
+  std::cerr << "grader: building " << what << " ..." << std::endl;
+  for (const auto& step : steps) {
+    const ProcessResult r = run_process(step, kBuildLimitSeconds);
+    if (!r.ok()) {
+      std::error_code ignored;
+      fs::remove(product, ignored);
+      throw BuildError(what + " does not build (" + r.describe(kBuildLimitSeconds) + ")",
+                       "$ " + shell_quote(step) + "\n" + r.out + r.err);
+    }
+  }
+}
+
+void require_source(const std::string& source) {
+  if (!fs::is_regular_file(source)) {
+    throw BuildError("no such file: " + source, "check the path given to --impl (it must be a lab file, like transpose.cu)");
+  }
+}
+
+}  // namespace
+
+std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& source) const {
+  require_source(source);
+  const std::string absolute = fs::absolute(source).string();
+  std::vector<std::string> compile = {config_.cxx, "-std=c++17"};
+  for (const std::string& dir : config_.kernel_include_dirs) compile.push_back("-I" + dir);
+  compile.insert(compile.end(), config_.kernel_flags.begin(), config_.kernel_flags.end());
+  compile.insert(compile.end(), {"-x", "c++", "-c", absolute});
+  Hash hash;
+  hash.add("cpu");
+  for (const auto& a : compile) hash.add(a);
+  hash.add(read_file(absolute));
+  hash.add(read_file(lab.cpu_runner_library));
+  for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
+  const std::string dir = config_.cache_dir() + "/cpu-" + hash.hex();
+  const std::string object = dir + "/kernel.o";
+  const std::string runner = dir + "/runner";
+  compile.insert(compile.end(), {"-o", object});
+  std::vector<std::string> link = {config_.cxx, "-o", runner, object, lab.cpu_runner_library};
+  link.insert(link.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
+  link.insert(link.end(), config_.cpu_link_flags.begin(), config_.cpu_link_flags.end());
+  build_cached({compile, link}, runner, fs::path(source).filename().string() + " for the CPU emulator");
+  return runner;
+}
+
+std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& source) const {
+  require_source(source);
+  if (config_.nvcc.empty()) {
+    throw BuildError("no CUDA compiler: the build found no nvcc", "install the CUDA Toolkit and reconfigure (cmake --preset default)");
+  }
+  const std::string absolute = fs::absolute(source).string();
+  std::vector<std::string> arch;
+  for (const std::string& a : config_.cuda_architectures) arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
+  const std::string solution = config_.lab_file(lab, true);
+  Hash hash;
+  hash.add("gpu");
+  hash.add(config_.nvcc);
+  for (const auto& a : arch) hash.add(a);
+  hash.add(read_file(absolute));
+  hash.add(read_file(solution));
+  hash.add(read_file(lab.gpu_runner_source));
+  hash.add(read_file(lab.harness_dir + "/transpose_harness.hpp"));
+  const std::string dir = config_.cache_dir() + "/gpu-" + hash.hex();
+  const std::string runner = dir + "/runner";
+  auto nvcc = [&](std::vector<std::string> extra) {
+    std::vector<std::string> cmd = {config_.nvcc, "-O2", "-std=c++17"};
+    cmd.insert(cmd.end(), arch.begin(), arch.end());
+    cmd.insert(cmd.end(), extra.begin(), extra.end());
+    return cmd;
+  };
+  std::vector<std::string> solution_step = nvcc(lab.solution_renames);
+  solution_step.insert(solution_step.end(), {"-c", solution, "-o", dir + "/solution.o"});
+  build_cached({nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step,
+                nvcc({"-I" + lab.harness_dir, lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o", "-o", runner})},
+               runner, fs::path(source).filename().string() + " for the GPU");
+  return runner;
+}
+
+}  // namespace banklab::grader

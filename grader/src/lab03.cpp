@@ -1,0 +1,290 @@
+// Stage 3, padded transpose: the rubric. Correctness on odd and large shapes
+// with poisoned outputs; emulator findings; the cost of the tile's shared
+// accesses; shared-memory size; and, on a GPU, speed and Nsight Compute.
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+
+#include "banklab/bank_model.hpp"
+#include "banklab/emulator_json.hpp"
+#include "process.hpp"
+#include "rubric.hpp"
+
+namespace banklab::grader {
+
+namespace {
+
+constexpr int kTile = 32;
+constexpr std::size_t kPaddedTileBytes = kTile * (kTile + 1) * sizeof(float);
+constexpr int kTimingSize = 8192;
+constexpr int kNcuSize = 256;
+// The emulator run whose findings and trace the shared-memory checks read:
+// partial tiles both ways and full tiles.
+const std::string kBehaviourShapes = "31x33,33x31,64x64";
+
+std::string seed_text(std::uint64_t seed) { return std::to_string(seed); }
+
+// Two odd shapes from the seed, so that every run tries new sizes.
+std::string random_shapes(std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 3);
+  std::uniform_int_distribution<int> side(16, 160);
+  std::ostringstream out;
+  for (int i = 0; i < 2; ++i) out << (i ? "," : "") << (2 * side(rng) + 1) << 'x' << (2 * side(rng) + 1);
+  return out.str();
+}
+
+std::string source_line(const std::string& file, int line) {
+  std::ifstream in(file);
+  std::string text;
+  for (int i = 1; std::getline(in, text); ++i) {
+    if (i == line) {
+      const auto first = text.find_first_not_of(" \t");
+      return first == std::string::npos ? "" : text.substr(first);
+    }
+  }
+  return "";
+}
+
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+std::string number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+// "12 of 1023 elements wrong; first: out[0][31] expected 1.5, got NaN (never written)"
+std::string describe_run_failure(const nlohmann::json& run) {
+  std::ostringstream out;
+  const long long total = run["width"].get<long long>() * run["height"].get<long long>();
+  out << run["width"] << "x" << run["height"] << ": ";
+  if (run.contains("error")) {
+    out << "CUDA error: " << run["error"].get<std::string>();
+    return out.str();
+  }
+  out << run["mismatches"] << " of " << total << " elements wrong";
+  bool first = true;
+  for (const auto& m : run["first_mismatches"]) {
+    out << (first ? "; yours vs expected: " : ", ") << "out[" << m["row"] << "][" << m["col"] << "] ";
+    out << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>()));
+    out << " vs " << number(m["expected"].get<double>());
+    first = false;
+  }
+  return out.str();
+}
+
+std::string describe_finding(const nlohmann::json& f) {
+  std::ostringstream out;
+  out << f["kind"].get<std::string>() << " at " << file_name(f["file"].get<std::string>()) << ":" << f["line"];
+  if (f["other_line"].get<int>() != 0) {
+    out << " (and " << file_name(f["other_file"].get<std::string>()) << ":" << f["other_line"] << ")";
+  }
+  out << ": " << f["message"].get<std::string>();
+  if (f["count"].get<long long>() > 1) out << " [" << f["count"] << " times]";
+  for (const auto& d : f["details"]) out << "\n  " << d.get<std::string>();
+  return out.str();
+}
+
+// Correctness on a list of shapes, on the backend in use.
+Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
+  const RunnerAnswer& a = ctx.backend() == Backend::kGpu
+                              ? ctx.gpu({"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())})
+                              : ctx.cpu({"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())});
+  if (!a.ok) return Outcome::fail(a.error);
+  std::string problems;
+  for (const auto& run : a.data["runs"]) {
+    const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
+    if (run.contains("error") || run["mismatches"].get<long long>() != 0 || stopped) {
+      problems += (problems.empty() ? "" : "\n") + describe_run_failure(run);
+      if (stopped) {
+        for (const auto& f : run["report"]["findings"]) problems += "\n" + describe_finding(f);
+      }
+    }
+  }
+  if (!problems.empty()) return Outcome::fail(problems + "\nexpected: out[x][y] == in[y][x] for every element");
+  return Outcome::pass("correct on " + shapes);
+}
+
+// Emulator findings of the given kinds over the behaviour run.
+Outcome check_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
+  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
+  if (!a.ok) return Outcome::fail(a.error);
+  std::string found;
+  for (const auto& run : a.data["runs"]) {
+    for (const auto& f : run["report"]["findings"]) {
+      if (std::find(kinds.begin(), kinds.end(), f["kind"].get<std::string>()) == kinds.end()) continue;
+      found += (found.empty() ? "" : "\n") + std::string("on ") + std::to_string(run["width"].get<int>()) + "x" +
+               std::to_string(run["height"].get<int>()) + ": " + describe_finding(f);
+    }
+  }
+  if (!found.empty()) return Outcome::fail(found + "\n" + hint);
+  return Outcome::pass("none on " + kBehaviourShapes + " (CPU emulator)");
+}
+
+// The student's shared-memory lines of one direction in the 64x64 run.
+std::vector<nlohmann::json> tile_lines(const RunnerAnswer& a, bool stores) {
+  std::vector<nlohmann::json> lines;
+  for (const auto& run : a.data["runs"]) {
+    if (run["width"] != 64) continue;
+    for (const auto& l : run["report"]["lines"]) {
+      if ((stores ? l["stores"] : l["loads"]).get<long long>() > 0) lines.push_back(l);
+    }
+  }
+  return lines;
+}
+
+Outcome check_tile_cost(GradeContext& ctx, bool stores) {
+  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
+  if (!a.ok) return Outcome::fail(a.error);
+  const auto lines = tile_lines(a, stores);
+  const char* what = stores ? "store" : "load";
+  if (lines.empty()) {
+    return Outcome::fail(std::string("no shared-memory ") + what +
+                         " found: the kernel must stage the tile in shared memory (__shared__ float tile[...])");
+  }
+  std::string report;
+  bool all_one = true;
+  for (const auto& l : lines) {
+    const std::string where = file_name(l["file"].get<std::string>()) + ":" + std::to_string(l["line"].get<int>());
+    std::ostringstream out;
+    out << where << ": " << source_line(l["file"].get<std::string>(), l["line"].get<int>()) << "\n  "
+        << l["warp_instructions"] << " warp instructions, " << l["wavefronts"] << " wavefronts (ideal "
+        << l["ideal_wavefronts"] << "), worst " << l["worst_wavefronts"] << " per instruction";
+    if (l["worst_wavefronts"].get<int>() > 1) {
+      all_one = false;
+      const auto cost = price(emu::access_from_json(l["worst_access"]));
+      out << "\n  yours: " << l["worst_wavefronts"] << " wavefronts, expected: 1. The worst warp instruction ("
+          << l["worst_context"].get<std::string>() << "):\n";
+      std::istringstream text(format_explanation(cost) + format_bank_map(cost));
+      std::string line;
+      while (std::getline(text, line)) out << "    " << line << "\n";
+      out << "  look at the index: lanes of a warp that hit one bank with different words are served one after another";
+    }
+    report += (report.empty() ? "" : "\n") + out.str();
+  }
+  if (!all_one || ctx.verbose()) return all_one ? Outcome::pass(report) : Outcome::fail(report);
+  return Outcome::pass();
+}
+
+Outcome check_shared_size(GradeContext& ctx) {
+  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
+  if (!a.ok) return Outcome::fail(a.error);
+  const auto bytes = a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>();
+  const std::string text = "yours: " + std::to_string(bytes) + " bytes of __shared__ memory, at most: " +
+                           std::to_string(kPaddedTileBytes) + " (a 32x33 float tile)";
+  if (bytes > kPaddedTileBytes) return Outcome::fail(text + "\nmore shared memory per block can mean fewer blocks per SM");
+  return Outcome::pass(text);
+}
+
+Outcome check_speedup(GradeContext& ctx, bool against_solution) {
+  const RunnerAnswer& a = ctx.gpu({"time", "--size", std::to_string(kTimingSize), "--repeats", "20"});
+  if (!a.ok) return Outcome::fail(a.error);
+  const double student = a.data["student"].get<double>();
+  const double conflicted = a.data["conflicted"].get<double>();
+  const double solution = a.data["solution"].get<double>();
+  std::ostringstream out;
+  out.precision(3);
+  out << std::fixed << "median of 20 runs, " << kTimingSize << "x" << kTimingSize << " floats: yours " << student
+      << " ms, conflicted tile " << conflicted << " ms, reference solution " << solution << " ms\n";
+  if (against_solution) {
+    const double ratio = student / solution;
+    out << "yours / solution = " << ratio << ", expected at most 1.100";
+    return ratio <= 1.10 ? Outcome::pass(out.str()) : Outcome::fail(out.str());
+  }
+  const double speedup = conflicted / student;
+  out << "speed-up over the conflicted tile = " << speedup << "x, expected at least 1.500x";
+  return speedup >= 1.5 ? Outcome::pass(out.str()) : Outcome::fail(out.str());
+}
+
+// Nsight Compute's instrumented shared wavefront counters against the emulator.
+Outcome check_ncu(GradeContext& ctx) {
+  const std::string metrics =
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+  const std::vector<std::string> argv = {"ncu", "--csv", "--metrics", metrics, "-k", "regex:^transpose_padded$",
+                                         ctx.gpu_runner(), "ncu-target", "--size", std::to_string(kNcuSize)};
+  const ProcessResult r = run_process(argv, std::max(120.0, ctx.time_limit()));
+  if (r.failed_to_start || (r.exited && r.exit_code == 127)) return Outcome::skip("Nsight Compute (ncu) is not installed here");
+  long long measured[2] = {-1, -1};  // ld, st
+  std::istringstream csv(r.out);
+  std::string line;
+  while (std::getline(csv, line)) {
+    for (int op = 0; op < 2; ++op) {
+      const std::string name = op == 0 ? "shared_op_ld.sum" : "shared_op_st.sum";
+      if (line.find(name) == std::string::npos) continue;
+      const auto last_quote = line.rfind('"');
+      const auto before = line.rfind('"', last_quote - 1);
+      std::string value = line.substr(before + 1, last_quote - before - 1);
+      value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+      measured[op] = std::atoll(value.c_str());
+    }
+  }
+  if (measured[0] < 0 || measured[1] < 0) {
+    return Outcome::skip("Nsight Compute could not measure here (" + r.describe(120) + "):\n" + r.err.substr(0, 600) +
+                         r.out.substr(0, 600));
+  }
+  const std::string shape = std::to_string(kNcuSize) + "x" + std::to_string(kNcuSize);
+  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", shape, "--seed", seed_text(ctx.seed())});
+  if (!a.ok) return Outcome::skip("no emulator prediction: " + a.error);
+  long long predicted[2] = {0, 0};
+  for (const auto& l : a.data["runs"][0]["report"]["lines"]) {
+    predicted[l["stores"].get<long long>() > 0 ? 1 : 0] += l["wavefronts"].get<long long>();
+  }
+  std::ostringstream out;
+  out << shape << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted[0]
+      << "; shared store wavefronts " << measured[1] << " vs " << predicted[1];
+  return measured[0] == predicted[0] && measured[1] == predicted[1] ? Outcome::pass(out.str())
+                                                                      : Outcome::fail(out.str());
+}
+
+}  // namespace
+
+Rubric lab03_rubric() {
+  Rubric r;
+  r.lab = 3;
+  r.title = "padded transpose";
+  r.parts = {"correctness", "shared-memory behaviour", "performance"};
+  const std::string square = "transpose of a 32x32 matrix";
+  auto add = [&](std::string name, std::string part, double points, std::vector<std::string> needs, bool gpu_only,
+                 std::function<Outcome(GradeContext&)> run) {
+    r.checks.push_back({std::move(name), std::move(part), points, std::move(needs), gpu_only, std::move(run)});
+  };
+  add(square, "correctness", 5, {}, false, [](GradeContext& c) { return check_shapes(c, "32x32"); });
+  add("transpose of partial tiles: 1x1, 31x33, 33x31", "correctness", 10, {}, false,
+      [](GradeContext& c) { return check_shapes(c, "1x1,31x33,33x31"); });
+  add("transpose of 1024x2048 and 2048x1024", "correctness", 10, {}, false,
+      [](GradeContext& c) { return check_shapes(c, "1024x2048,2048x1024"); });
+  add("transpose of two random odd shapes", "correctness", 10, {}, false,
+      [](GradeContext& c) { return check_shapes(c, random_shapes(c.seed())); });
+  add("no out-of-bounds memory access", "correctness", 5, {}, false, [](GradeContext& c) {
+    return check_findings(c, {"out-of-bounds global access", "out-of-bounds shared access"},
+                          "check the bounds test of every global read and write (x < width, y + j < height)");
+  });
+  add("no barrier divergence", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
+    return check_findings(c, {"barrier divergence", "deadlock"},
+                          "__syncthreads() must be reached by every thread of the block: keep it outside the if");
+  });
+  add("no shared-memory race", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
+    return check_findings(c, {"shared-memory race"},
+                          "between writing the tile and reading it back, every thread must pass a __syncthreads()");
+  });
+  add("no uninitialised shared read", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
+    return check_findings(c, {"uninitialised shared read"},
+                          "the read must only touch tile elements the write filled (and after the barrier)");
+  });
+  add("tile write costs 1 wavefront per warp instruction", "shared-memory behaviour", 10, {square}, false,
+      [](GradeContext& c) { return check_tile_cost(c, true); });
+  add("tile read costs 1 wavefront per warp instruction", "shared-memory behaviour", 10, {square}, false,
+      [](GradeContext& c) { return check_tile_cost(c, false); });
+  add("shared memory no more than a 32x33 float tile", "shared-memory behaviour", 5, {square}, false,
+      check_shared_size);
+  const std::string faster = "at least 1.5x faster than the conflicted tile";
+  add(faster, "performance", 10, {square}, true, [](GradeContext& c) { return check_speedup(c, false); });
+  add("within 10% of the reference solution", "performance", 5, {square}, true,
+      [](GradeContext& c) { return check_speedup(c, true); });
+  add("Nsight Compute shared wavefronts match the emulator", "performance", 5, {square}, true, check_ncu);
+  return r;
+}
+
+}  // namespace banklab::grader

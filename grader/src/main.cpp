@@ -1,0 +1,178 @@
+// grader: grades a BankLab stage on the CPU emulator or on a GPU.
+//   grader --lab 3                       the student's labs/03-padded-transpose/transpose.cu
+//   grader --lab 3 --solutions           the reference
+//   grader --lab 3 --impl FILE.cu        any implementation (built on the spot)
+//   grader --lab all --format gradescope
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <filesystem>
+#include <iostream>
+#include <random>
+
+#include "output.hpp"
+#include "process.hpp"
+#include "rubric.hpp"
+
+namespace {
+
+using namespace banklab::grader;
+
+constexpr int kUsageError = 2;
+
+struct BackendChoice {
+  Backend backend = Backend::kCpu;
+  std::string reason;
+};
+
+// auto: the GPU when one is usable, else the CPU emulator, saying why.
+BackendChoice choose_backend(const Config& config, const std::string& requested) {
+  if (requested == "cpu") return {Backend::kCpu, "chosen with --backend cpu"};
+  std::string why_not;
+  const std::string probe = config.build_dir + "/grader/grader_gpu_probe";
+  if (config.nvcc.empty() || !std::filesystem::exists(probe)) {
+    why_not = "this build has no CUDA compiler";
+  } else {
+    const ProcessResult r = run_process({probe}, 60);
+    nlohmann::json answer;
+    try {
+      answer = nlohmann::json::parse(r.out);
+    } catch (const nlohmann::json::exception&) {
+      answer = {{"devices", 0}, {"error", "the GPU probe " + r.describe(60)}};
+    }
+    if (answer.value("devices", 0) > 0) {
+      return {Backend::kGpu, (requested == "gpu" ? "chosen with --backend gpu: " : "GPU found: ") +
+                                 answer.value("name", std::string("GPU")) + ", compute capability " +
+                                 answer.value("compute_capability", std::string("?"))};
+    }
+    why_not = "no usable GPU: CUDA says \"" + answer.value("error", std::string("no device")) + "\"";
+  }
+  if (requested == "gpu") {
+    throw std::runtime_error("--backend gpu: " + why_not + "; use --backend cpu (the CPU emulator) on this machine");
+  }
+  return {Backend::kCpu, why_not + ", so the CPU emulator"};
+}
+
+void print_list(const Rubric& rubric) {
+  std::cout << "lab " << rubric.lab << " (" << rubric.title << ")\n";
+  for (const std::string& part : rubric.parts) {
+    std::cout << "== " << part << " ==\n";
+    for (const Check& c : rubric.checks) {
+      if (c.part != part) continue;
+      std::cout << "  " << c.points << " points  " << c.name << (c.gpu_only ? "  [GPU only]" : "");
+      if (!c.needs.empty()) std::cout << "  (needs: " << c.needs.front() << ")";
+      std::cout << "\n";
+    }
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"grader: grades a BankLab stage (correctness, shared-memory behaviour, performance)\n"
+               "on the CPU emulator (any Linux machine) or on an NVIDIA GPU.\n"
+               "Exit status: 0 at full marks, 1 below, 2 for usage errors or a lab that does not build.",
+               "grader"};
+  std::string lab_text;
+  bool solutions = false;
+  std::string impl;
+  std::string backend = "auto";
+  std::string format = "text";
+  std::optional<std::uint64_t> seed;
+  bool verbose = false;
+  bool list = false;
+  double time_limit = 60;
+  app.add_option("--lab", lab_text, "the stage to grade: 3, or all")->required();
+  auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
+  app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
+      ->excludes(solutions_opt);
+  app.add_option("--backend", backend, "auto (GPU if usable, else CPU), cpu or gpu")
+      ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
+  app.add_option("--format", format, "text, json, gradescope (results.json) or junit")
+      ->check(CLI::IsMember({"text", "json", "gradescope", "junit"}));
+  app.add_option("--seed", seed, "seed of the random inputs (default: random, always printed)");
+  app.add_flag("--verbose", verbose, "show every check's details, also when it passes");
+  app.add_flag("--list", list, "list the checks of the lab and their points, then stop");
+  app.add_option("--time-limit", time_limit, "seconds each check may run (default 60)")->check(CLI::PositiveNumber);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& error) {
+    if (error.get_exit_code() == 0) return app.exit(error);
+    std::cerr << "grader: error: " << error.what() << " (see grader --help)\n";
+    return kUsageError;
+  }
+
+  try {
+    const Config config = load_config(argv[0]);
+    std::vector<int> labs;
+    if (lab_text == "all") {
+      for (const auto& [number, files] : config.labs) labs.push_back(number);
+      if (!impl.empty()) throw std::invalid_argument("--impl needs one lab (--lab N), not --lab all");
+    } else {
+      int number = 0;
+      try {
+        number = std::stoi(lab_text);
+      } catch (const std::exception&) {
+        throw std::invalid_argument("--lab: '" + lab_text + "' is not a stage number (1 to 5) or all");
+      }
+      if (!config.labs.count(number)) {
+        std::string available;
+        for (const auto& [n, files] : config.labs) available += (available.empty() ? "" : ", ") + std::to_string(n);
+        throw std::invalid_argument("--lab " + lab_text + ": this stage is not available yet; available: " + available);
+      }
+      labs.push_back(number);
+    }
+    if (list) {
+      for (int n : labs) print_list(rubric_for(n));
+      return 0;
+    }
+    const BackendChoice choice = choose_backend(config, backend);
+    const std::uint64_t the_seed = seed ? *seed : std::random_device{}() % 1000000000u;
+    const bool show_progress = isatty(2) != 0;
+
+    std::vector<GradeResult> results;
+    std::vector<Rubric> rubrics;
+    rubrics.reserve(labs.size());
+    for (int n : labs) {
+      const LabFiles& files = config.labs.at(n);
+      rubrics.push_back(rubric_for(n));
+      const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
+      GradeContext context(config, files, implementation, choice.backend, the_seed, time_limit, verbose);
+      try {
+        context.build();
+      } catch (const BuildError& error) {
+        std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n"
+                  << "grader: fix the error above in " << implementation << " and run the grader again\n";
+        return kUsageError;
+      }
+      auto progress = [&](std::size_t i, std::size_t count, const Check& check) {
+        if (show_progress) std::cerr << "grader: [" << i << "/" << count << "] " << check.name << "\x1b[K\r" << std::flush;
+      };
+      results.push_back(grade(rubrics.back(), context, choice.reason, progress));
+      if (show_progress) std::cerr << "\x1b[K";
+    }
+
+    if (format == "text") {
+      for (const GradeResult& r : results) std::cout << format_text(r, verbose);
+    } else if (format == "json") {
+      if (results.size() == 1) {
+        std::cout << format_json(results[0]).dump(2) << "\n";
+      } else {
+        nlohmann::json all = nlohmann::json::array();
+        for (const GradeResult& r : results) all.push_back(format_json(r));
+        std::cout << nlohmann::json{{"labs", all}}.dump(2) << "\n";
+      }
+    } else if (format == "gradescope") {
+      std::cout << format_gradescope(results).dump(2) << "\n";
+    } else {
+      std::cout << format_junit(results);
+    }
+    for (const GradeResult& r : results) {
+      if (!r.full_marks()) return 1;
+    }
+    return 0;
+  } catch (const std::exception& error) {
+    std::cerr << "grader: error: " << error.what() << "\n";
+    return kUsageError;
+  }
+}

@@ -1,0 +1,138 @@
+// Running a rubric: dependencies, isolation of runner calls, scoring.
+#include "rubric.hpp"
+
+#include <chrono>
+#include <iostream>
+
+#include "process.hpp"
+
+namespace banklab::grader {
+
+std::string_view to_string(Status status) {
+  switch (status) {
+    case Status::kPass: return "OK";
+    case Status::kFail: return "FAIL";
+    case Status::kSkip: return "SKIP";
+  }
+  return "?";
+}
+
+GradeContext::GradeContext(const Config& config, const LabFiles& lab, std::string implementation, Backend backend,
+                           std::uint64_t seed, double time_limit, bool verbose)
+    : config_(config),
+      lab_(lab),
+      implementation_(std::move(implementation)),
+      backend_(backend),
+      seed_(seed),
+      time_limit_(time_limit),
+      verbose_(verbose),
+      builder_(config) {}
+
+void GradeContext::build() {
+  if (backend_ == Backend::kGpu) {
+    gpu_runner_ = builder_.gpu_runner(lab_, implementation_);
+    // The emulator's checks also run on the GPU backend, if the emulator
+    // build works on this machine; if not, those checks are skipped.
+    try {
+      cpu_runner_ = builder_.cpu_runner(lab_, implementation_);
+    } catch (const BuildError& error) {
+      cpu_build_error_ = std::string(error.what()) + "\n" + error.output();
+    }
+  } else {
+    cpu_runner_ = builder_.cpu_runner(lab_, implementation_);
+  }
+}
+
+const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vector<std::string>& args,
+                                       const char* what) {
+  std::string key = what;
+  for (const auto& a : args) key += " " + a;
+  auto found = answers_.find(key);
+  if (found != answers_.end()) return found->second;
+  RunnerAnswer answer;
+  if (runner.empty()) {
+    answer.error = std::string("the ") + what + " runner is not available here: " + cpu_build_error_;
+    return answers_[key] = answer;
+  }
+  std::vector<std::string> argv = {runner};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ProcessResult r = run_process(argv, time_limit_);
+  const auto brace = r.out.find('{');
+  if (brace != std::string::npos) {
+    try {
+      answer.data = nlohmann::json::parse(r.out.substr(brace));
+    } catch (const nlohmann::json::exception&) {
+      answer.data = nullptr;
+    }
+  }
+  if (r.ok() && answer.data.is_object()) {
+    answer.ok = true;
+  } else if (answer.data.is_object() && answer.data.contains("error")) {
+    answer.error = answer.data["error"].get<std::string>();  // a CUDA error, reported by the runner
+  } else {
+    answer.error = std::string("the ") + what + " run " + r.describe(time_limit_) +
+                   (r.timed_out ? " (an infinite loop? a deadlock?); raise it with --time-limit" : "");
+    if (!r.err.empty()) answer.error += "\n" + r.err.substr(0, 2000);
+  }
+  return answers_[key] = answer;
+}
+
+const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
+  std::vector<std::string> full = args;
+  full.insert(full.end(), {"--time-limit", std::to_string(time_limit_ * 0.8)});
+  return call(cpu_runner_, full, "emulator");
+}
+
+const RunnerAnswer& GradeContext::gpu(const std::vector<std::string>& args) { return call(gpu_runner_, args, "GPU"); }
+
+Rubric rubric_for(int lab) {
+  if (lab == 3) return lab03_rubric();
+  throw std::invalid_argument("stage " + std::to_string(lab) + " has no rubric yet");
+}
+
+GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string& backend_reason,
+                  const Progress& progress) {
+  GradeResult result;
+  result.rubric = &rubric;
+  result.implementation = context.implementation();
+  result.backend = context.backend() == Backend::kGpu ? "gpu" : "cpu";
+  result.backend_reason = backend_reason;
+  result.seed = context.seed();
+  std::map<std::string, Status> status_of;
+  for (const Check& check : rubric.checks) {
+    if (progress) progress(result.results.size() + 1, rubric.checks.size(), check);
+    CheckResult r;
+    r.check = &check;
+    const auto start = std::chrono::steady_clock::now();
+    if (check.gpu_only && context.backend() != Backend::kGpu) {
+      r.outcome = Outcome::skip("needs a GPU (run with --backend gpu on a machine with an NVIDIA GPU)");
+    } else {
+      std::string missing;
+      for (const std::string& need : check.needs) {
+        if (status_of[need] != Status::kPass) missing += (missing.empty() ? "" : ", ") + ("'" + need + "'");
+      }
+      if (!missing.empty()) {
+        r.outcome = Outcome::fail("not checked: needs " + missing + " to pass first");
+      } else {
+        try {
+          r.outcome = check.run(context);
+        } catch (const std::exception& e) {
+          r.outcome = Outcome::fail(std::string("the check could not complete: ") + e.what());
+        }
+      }
+    }
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    r.score = r.outcome.status == Status::kPass ? check.points : 0;
+    if (r.outcome.status == Status::kSkip) {
+      result.skipped_points += check.points;
+    } else {
+      result.max_score += check.points;
+      result.score += r.score;
+    }
+    status_of[check.name] = r.outcome.status;
+    result.results.push_back(std::move(r));
+  }
+  return result;
+}
+
+}  // namespace banklab::grader

@@ -1,0 +1,129 @@
+// Rubrics as code: named checks with points, grouped in parts, with
+// dependencies; the context that runs a lab's runners for them (memoized,
+// each call its own process with a time limit); and the graded result.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "builder.hpp"
+#include "config.hpp"
+
+namespace banklab::grader {
+
+enum class Backend { kCpu, kGpu };
+enum class Status { kPass, kFail, kSkip };
+
+std::string_view to_string(Status status);
+
+/// What a check concluded. The reason is shown indented under FAIL or SKIP
+/// (and under OK with --verbose): expected vs got, the line, the bank map.
+struct Outcome {
+  Status status = Status::kPass;
+  std::string reason;
+
+  static Outcome pass(std::string reason = {}) { return {Status::kPass, std::move(reason)}; }
+  static Outcome fail(std::string reason) { return {Status::kFail, std::move(reason)}; }
+  static Outcome skip(std::string reason) { return {Status::kSkip, std::move(reason)}; }
+};
+
+/// One runner invocation's answer: parsed JSON, or what went wrong.
+struct RunnerAnswer {
+  bool ok = false;
+  std::string error;  ///< for the student: crashed, timed out, CUDA error...
+  nlohmann::json data;
+};
+
+class GradeContext {
+ public:
+  GradeContext(const Config& config, const LabFiles& lab, std::string implementation, Backend backend,
+               std::uint64_t seed, double time_limit, bool verbose);
+
+  const Config& config() const { return config_; }
+  const LabFiles& lab() const { return lab_; }
+  const std::string& implementation() const { return implementation_; }
+  Backend backend() const { return backend_; }
+  std::uint64_t seed() const { return seed_; }
+  bool verbose() const { return verbose_; }
+  double time_limit() const { return time_limit_; }
+
+  /// The emulator runner with these arguments (memoized). Builds it first.
+  const RunnerAnswer& cpu(const std::vector<std::string>& args);
+  /// The GPU runner with these arguments (memoized). Builds it first.
+  const RunnerAnswer& gpu(const std::vector<std::string>& args);
+  /// Builds the runners the backend needs now; throws BuildError.
+  void build();
+  /// The GPU runner's path (built by build() on the GPU backend).
+  const std::string& gpu_runner() const { return gpu_runner_; }
+
+ private:
+  const RunnerAnswer& call(const std::string& runner, const std::vector<std::string>& args, const char* what);
+
+  const Config& config_;
+  const LabFiles& lab_;
+  std::string implementation_;
+  Backend backend_;
+  std::uint64_t seed_;
+  double time_limit_;
+  bool verbose_;
+  RunnerBuilder builder_;
+  std::string cpu_runner_, gpu_runner_;
+  std::string cpu_build_error_;
+  std::map<std::string, RunnerAnswer> answers_;
+};
+
+struct Check {
+  std::string name;  ///< a sentence: "tile read costs 1 wavefront per warp instruction"
+  std::string part;  ///< "correctness", "shared-memory behaviour", "performance"
+  double points = 0;
+  std::vector<std::string> needs;  ///< names of checks that must pass first
+  bool gpu_only = false;
+  std::function<Outcome(GradeContext&)> run;
+};
+
+struct Rubric {
+  int lab = 0;
+  std::string title;
+  std::vector<std::string> parts;  ///< in display order
+  std::vector<Check> checks;
+};
+
+struct CheckResult {
+  const Check* check = nullptr;
+  Outcome outcome;
+  double score = 0;
+  double seconds = 0;
+};
+
+struct GradeResult {
+  const Rubric* rubric = nullptr;
+  std::string implementation;
+  std::string backend;         ///< "cpu" or "gpu"
+  std::string backend_reason;  ///< why this backend
+  std::uint64_t seed = 0;
+  std::vector<CheckResult> results;
+  double score = 0;
+  double max_score = 0;      ///< points of the checks that ran
+  double skipped_points = 0;  ///< points of checks skipped (GPU-only on the CPU backend)
+
+  [[nodiscard]] bool full_marks() const { return score >= max_score; }
+};
+
+/// Called before each check: (index from 1, count, the check).
+using Progress = std::function<void(std::size_t, std::size_t, const Check&)>;
+
+/// Runs every check in order; never throws for anything the implementation does.
+GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string& backend_reason,
+                  const Progress& progress = {});
+
+/// The stage-3 rubric (padded transpose).
+Rubric lab03_rubric();
+
+/// The rubric of a stage; throws std::invalid_argument for one without a rubric.
+Rubric rubric_for(int lab);
+
+}  // namespace banklab::grader
