@@ -112,6 +112,12 @@ Outcome check_findings(GradeContext& ctx, const std::vector<std::string>& kinds,
   if (!a.ok) return Outcome::fail(a.error);
   std::string found;
   for (const auto& run : a.data["runs"]) {
+    if (!run["report"]["completed"].get<bool>()) {
+      std::string why;
+      for (const auto& f : run["report"]["findings"]) why += "\n" + describe_finding(f);
+      return Outcome::fail("could not check: the kernel did not finish on " + std::to_string(run["width"].get<int>()) +
+                           "x" + std::to_string(run["height"].get<int>()) + why);
+    }
     for (const auto& f : run["report"]["findings"]) {
       if (std::find(kinds.begin(), kinds.end(), f["kind"].get<std::string>()) == kinds.end()) continue;
       found += (found.empty() ? "" : "\n") + std::string("on ") + std::to_string(run["width"].get<int>()) + "x" +

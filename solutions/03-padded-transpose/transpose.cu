@@ -41,9 +41,11 @@ __global__ void transpose_conflicted(float* out, const float* in, int width, int
 ///  - every thread of the block must reach __syncthreads().
 ///
 __global__ void transpose_padded(float* out, const float* in, int width, int height) {
+  //! [padded tile]
   // One extra column: element [r][c] is word r * 33 + c, so a column (fixed c,
-  // r = 0..31) visits 32 different banks.  //! [padded tile]
-  __shared__ float tile[TILE_DIM][TILE_DIM + 1];  //! [padded tile]
+  // r = 0..31) visits 32 different banks.
+  __shared__ float tile[TILE_DIM][TILE_DIM + 1];
+  //! [padded tile]
   int x = blockIdx.x * TILE_DIM + threadIdx.x;
   int y = blockIdx.y * TILE_DIM + threadIdx.y;
   for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {

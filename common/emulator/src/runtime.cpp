@@ -11,6 +11,7 @@
 #include <boost/context/detail/fcontext.hpp>
 #include <chrono>
 #include <csetjmp>
+#include <cstdio>
 #include <cstring>
 #include <map>
 #include <set>
@@ -381,6 +382,12 @@ std::string signal_text(int signal) {
   }
 }
 
+std::string seconds_text(double seconds) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f s", seconds);
+  return buffer;
+}
+
 void report_crash(const LaunchOptions& options) {
   const Thread* t = g_crash.thread;
   const std::string who = t != nullptr ? thread_text(*t) + " of " + block_text() : "the emulator's scheduler";
@@ -389,8 +396,8 @@ void report_crash(const LaunchOptions& options) {
     // made names the loop better than the interrupted instruction.
     const std::uintptr_t pc = t == nullptr ? 0 : (g_rt.last_pc != 0 ? g_rt.last_pc : g_crash.pc + 1);
     Finding& f = add_finding(FindingKind::kTimeLimit, pc, 0,
-                             "the kernel ran past the time limit of " + std::to_string(options.time_limit_seconds) +
-                                 " s: is there an infinite loop?");
+                             "the kernel ran past the time limit of " + seconds_text(options.time_limit_seconds) +
+                                 ": is there an infinite loop?");
     f.details.push_back("stopped while " + who + " was running");
     return;
   }

@@ -3,6 +3,8 @@
 // output, and prints one JSON object: per shape, the comparison with the CPU
 // reference and the emulator's report (findings, shared-memory lines).
 //   runner run --shapes 32x32,31x33 --seed 7 [--time-limit SECONDS]
+#include <algorithm>
+#include <chrono>
 #include <cstring>
 #include <iostream>
 #include <string>
@@ -30,7 +32,11 @@ int main(int argc, char** argv) {
     return 2;
   }
   nlohmann::json runs = nlohmann::json::array();
+  // The time limit is for all shapes together; after a launch that ran out of
+  // time (an infinite loop), the remaining shapes are not run.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
   for (const lab03::Shape s : lab03::parse_shapes(shapes_text)) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
     const std::vector<float> in = lab03::make_input(s, seed);
     const std::size_t bytes = in.size() * sizeof(float);
     auto* d_in = static_cast<float*>(banklab::emu::device_malloc(bytes));
@@ -38,7 +44,7 @@ int main(int argc, char** argv) {
     std::memcpy(d_in, in.data(), bytes);
     std::memset(d_out, lab03::kPoisonByte, bytes);
     banklab::emu::LaunchOptions options;
-    options.time_limit_seconds = time_limit;
+    options.time_limit_seconds = std::max(0.1, left);
     const dim3 grid((s.width + 31) / 32, (s.height + 31) / 32);
     const auto report = banklab::emu::launch(options, grid, dim3(32, 8), transpose_padded, d_out,
                                              static_cast<const float*>(d_in), s.width, s.height);
@@ -55,6 +61,7 @@ int main(int argc, char** argv) {
                     {"report", banklab::emu::to_json(report)}});
     banklab::emu::device_free(d_in);
     banklab::emu::device_free(d_out);
+    if (report.has(banklab::emu::FindingKind::kTimeLimit)) break;
   }
   std::cout << nlohmann::json{{"backend", "cpu"}, {"seed", seed}, {"runs", runs}}.dump() << '\n';
   return 0;
