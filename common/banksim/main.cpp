@@ -32,7 +32,8 @@ LaneMask parse_lane_set(const std::string& text) {
     if (n == 1) last = first;
     const bool ok = (n == 1 || (n == 3 && dash == '-')) && first >= 0 && last < banklab::kWarpSize && first <= last;
     if (!ok) {
-      throw AccessError("--lanes: '" + item + "' is not a lane (0-31) or range (like 0-15); use all, even, odd or a list like 0,2,8-11");
+      throw AccessError("--lanes: '" + item +
+                        "' is not a lane (0-31) or range (like 0-15); use all, even, odd or a list like 0,2,8-11");
     }
     for (int lane = first; lane <= last; ++lane) mask |= LaneMask{1} << lane;
     pos = comma + 1;

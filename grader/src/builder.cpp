@@ -61,7 +61,8 @@ void build_cached(const std::vector<std::vector<std::string>>& steps, const std:
 
 void require_source(const std::string& source) {
   if (!fs::is_regular_file(source)) {
-    throw BuildError("no such file: " + source, "check the path given to --impl (it must be a lab file, like transpose.cu)");
+    throw BuildError("no such file: " + source,
+                     "check the path given to --impl (it must be a lab file, like transpose.cu)");
   }
 }
 
@@ -94,11 +95,13 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
 std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& source) const {
   require_source(source);
   if (config_.nvcc.empty()) {
-    throw BuildError("no CUDA compiler: the build found no nvcc", "install the CUDA Toolkit and reconfigure (cmake --preset default)");
+    throw BuildError("no CUDA compiler: the build found no nvcc",
+                     "install the CUDA Toolkit and reconfigure (cmake --preset default)");
   }
   const std::string absolute = fs::absolute(source).string();
   std::vector<std::string> arch;
-  for (const std::string& a : config_.cuda_architectures) arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
+  for (const std::string& a : config_.cuda_architectures)
+    arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
   const std::string solution = config_.lab_file(lab, true);
   Hash hash;
   hash.add("gpu");
@@ -118,9 +121,10 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   };
   std::vector<std::string> solution_step = nvcc(lab.solution_renames);
   solution_step.insert(solution_step.end(), {"-c", solution, "-o", dir + "/solution.o"});
-  build_cached({nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step,
-                nvcc({"-I" + lab.harness_dir, lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o", "-o", runner})},
-               runner, fs::path(source).filename().string() + " for the GPU");
+  build_cached(
+      {nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step,
+       nvcc({"-I" + lab.harness_dir, lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o", "-o", runner})},
+      runner, fs::path(source).filename().string() + " for the GPU");
   return runner;
 }
 

@@ -15,20 +15,23 @@ std::string Config::lab_file(const LabFiles& lab, bool solution) const {
 
 Config load_config(const std::string& executable_path) {
   std::error_code error;
-  fs::path exe = fs::canonical(executable_path.find('/') == std::string::npos ? "/proc/self/exe" : executable_path, error);
+  fs::path exe =
+      fs::canonical(executable_path.find('/') == std::string::npos ? "/proc/self/exe" : executable_path, error);
   if (error) exe = fs::canonical("/proc/self/exe");
   const char* override_path = std::getenv("BANKLAB_GRADER_CONFIG");
   const fs::path path = override_path != nullptr ? fs::path(override_path) : exe.parent_path() / "grader_config.json";
   std::ifstream in(path);
   if (!in) {
-    throw ConfigError("cannot read " + path.string() + ": run the grader from its build folder (build/grader/grader), "
+    throw ConfigError("cannot read " + path.string() +
+                      ": run the grader from its build folder (build/grader/grader), "
                       "after cmake --build --preset default");
   }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(in);
   } catch (const nlohmann::json::exception& e) {
-    throw ConfigError(path.string() + " is not valid JSON: " + e.what() + "; rebuild with cmake --build --preset default");
+    throw ConfigError(path.string() + " is not valid JSON: " + e.what() +
+                      "; rebuild with cmake --build --preset default");
   }
   Config c;
   // The build folder is the config's grandparent; the source tree is where

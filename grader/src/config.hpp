@@ -17,12 +17,12 @@ class ConfigError : public std::runtime_error {
 
 struct LabFiles {
   int number = 0;
-  std::string name;          ///< "padded transpose"
-  std::string folder;        ///< "03-padded-transpose"
-  std::string file;          ///< "transpose.cu": the file a student hands in
-  std::string cpu_runner_library;  ///< the runner's main for the emulator (a static library)
-  std::string gpu_runner_source;   ///< the runner's main for the GPU (.cu)
-  std::string harness_dir;         ///< include directory of the runners
+  std::string name;                           ///< "padded transpose"
+  std::string folder;                         ///< "03-padded-transpose"
+  std::string file;                           ///< "transpose.cu": the file a student hands in
+  std::string cpu_runner_library;             ///< the runner's main for the emulator (a static library)
+  std::string gpu_runner_source;              ///< the runner's main for the GPU (.cu)
+  std::string harness_dir;                    ///< include directory of the runners
   std::vector<std::string> solution_renames;  ///< -D flags that rename the solution's kernels
 };
 

@@ -6,7 +6,8 @@ int main() {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess || count == 0) {
-    std::printf("{\"devices\":0,\"error\":\"%s\"}\n", error != cudaSuccess ? cudaGetErrorString(error) : "no CUDA device");
+    std::printf("{\"devices\":0,\"error\":\"%s\"}\n",
+                error != cudaSuccess ? cudaGetErrorString(error) : "no CUDA device");
     return 0;
   }
   cudaDeviceProp prop{};

@@ -177,9 +177,11 @@ Outcome check_shared_size(GradeContext& ctx) {
   const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
   if (!a.ok) return Outcome::fail(a.error);
   const auto bytes = a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>();
-  const std::string text = "yours: " + std::to_string(bytes) + " bytes of __shared__ memory, at most: " +
-                           std::to_string(kPaddedTileBytes) + " (a 32x33 float tile)";
-  if (bytes > kPaddedTileBytes) return Outcome::fail(text + "\nmore shared memory per block can mean fewer blocks per SM");
+  const std::string text = "yours: " + std::to_string(bytes) +
+                           " bytes of __shared__ memory, at most: " + std::to_string(kPaddedTileBytes) +
+                           " (a 32x33 float tile)";
+  if (bytes > kPaddedTileBytes)
+    return Outcome::fail(text + "\nmore shared memory per block can mean fewer blocks per SM");
   return Outcome::pass(text);
 }
 
@@ -208,10 +210,19 @@ Outcome check_ncu(GradeContext& ctx) {
   const std::string metrics =
       "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
       "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-  const std::vector<std::string> argv = {"ncu", "--csv", "--metrics", metrics, "-k", "regex:^transpose_padded$",
-                                         ctx.gpu_runner(), "ncu-target", "--size", std::to_string(kNcuSize)};
+  const std::vector<std::string> argv = {"ncu",
+                                         "--csv",
+                                         "--metrics",
+                                         metrics,
+                                         "-k",
+                                         "regex:^transpose_padded$",
+                                         ctx.gpu_runner(),
+                                         "ncu-target",
+                                         "--size",
+                                         std::to_string(kNcuSize)};
   const ProcessResult r = run_process(argv, std::max(120.0, ctx.time_limit()));
-  if (r.failed_to_start || (r.exited && r.exit_code == 127)) return Outcome::skip("Nsight Compute (ncu) is not installed here");
+  if (r.failed_to_start || (r.exited && r.exit_code == 127))
+    return Outcome::skip("Nsight Compute (ncu) is not installed here");
   long long measured[2] = {-1, -1};  // ld, st
   std::istringstream csv(r.out);
   std::string line;
@@ -241,7 +252,7 @@ Outcome check_ncu(GradeContext& ctx) {
   out << shape << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted[0]
       << "; shared store wavefronts " << measured[1] << " vs " << predicted[1];
   return measured[0] == predicted[0] && measured[1] == predicted[1] ? Outcome::pass(out.str())
-                                                                      : Outcome::fail(out.str());
+                                                                    : Outcome::fail(out.str());
 }
 
 }  // namespace

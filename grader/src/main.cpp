@@ -69,10 +69,11 @@ void print_list(const Rubric& rubric) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"grader: grades a BankLab stage (correctness, shared-memory behaviour, performance)\n"
-               "on the CPU emulator (any Linux machine) or on an NVIDIA GPU.\n"
-               "Exit status: 0 at full marks, 1 below, 2 for usage errors or a lab that does not build.",
-               "grader"};
+  CLI::App app{
+      "grader: grades a BankLab stage (correctness, shared-memory behaviour, performance)\n"
+      "on the CPU emulator (any Linux machine) or on an NVIDIA GPU.\n"
+      "Exit status: 0 at full marks, 1 below, 2 for usage errors or a lab that does not build.",
+      "grader"};
   std::string lab_text;
   bool solutions = false;
   std::string impl;
@@ -141,12 +142,14 @@ int main(int argc, char** argv) {
       try {
         context.build();
       } catch (const BuildError& error) {
-        std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n"
+        std::cerr << "grader: " << error.what() << "\n"
+                  << error.output() << "\n"
                   << "grader: fix the error above in " << implementation << " and run the grader again\n";
         return kUsageError;
       }
       auto progress = [&](std::size_t i, std::size_t count, const Check& check) {
-        if (show_progress) std::cerr << "grader: [" << i << "/" << count << "] " << check.name << "\x1b[K\r" << std::flush;
+        if (show_progress)
+          std::cerr << "grader: [" << i << "/" << count << "] " << check.name << "\x1b[K\r" << std::flush;
       };
       results.push_back(grade(rubrics.back(), context, choice.reason, progress));
       if (show_progress) std::cerr << "\x1b[K";

@@ -25,10 +25,18 @@ std::string xml_escape(const std::string& text) {
   std::string out;
   for (char c : text) {
     switch (c) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20 && c != '\n' && c != '\t') {
           out += ' ';
@@ -94,7 +102,9 @@ nlohmann::json format_json(const GradeResult& r) {
     parts.push_back({{"name", part}, {"score", score}, {"max_score", max}});
   }
   for (const CheckResult& c : r.results) {
-    const char* status = c.outcome.status == Status::kPass ? "pass" : c.outcome.status == Status::kFail ? "fail" : "skip";
+    const char* status = c.outcome.status == Status::kPass   ? "pass"
+                         : c.outcome.status == Status::kFail ? "fail"
+                                                             : "skip";
     checks.push_back({{"name", c.check->name},
                       {"part", c.check->part},
                       {"status", status},

@@ -14,7 +14,8 @@ namespace banklab::grader {
 
 std::string ProcessResult::describe(double limit_seconds) const {
   if (failed_to_start) return "could not start: " + err;
-  if (timed_out) return "did not finish within the time limit of " + std::to_string(static_cast<int>(limit_seconds)) + " s";
+  if (timed_out)
+    return "did not finish within the time limit of " + std::to_string(static_cast<int>(limit_seconds)) + " s";
   if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit status " + std::to_string(exit_code);
 }
@@ -57,7 +58,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   int open_fds = 2;
   char buffer[65536];
   while (open_fds > 0) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
       result.timed_out = true;
       kill(-pid, SIGKILL);

@@ -8,8 +8,8 @@
 namespace banklab::grader {
 
 struct ProcessResult {
-  int exit_code = -1;     ///< valid when exited
-  int signal = 0;         ///< the signal that killed it, 0 if none
+  int exit_code = -1;  ///< valid when exited
+  int signal = 0;      ///< the signal that killed it, 0 if none
   bool exited = false;
   bool timed_out = false;
   bool failed_to_start = false;

@@ -10,9 +10,12 @@ namespace banklab::grader {
 
 std::string_view to_string(Status status) {
   switch (status) {
-    case Status::kPass: return "OK";
-    case Status::kFail: return "FAIL";
-    case Status::kSkip: return "SKIP";
+    case Status::kPass:
+      return "OK";
+    case Status::kFail:
+      return "FAIL";
+    case Status::kSkip:
+      return "SKIP";
   }
   return "?";
 }

@@ -107,7 +107,7 @@ struct GradeResult {
   std::uint64_t seed = 0;
   std::vector<CheckResult> results;
   double score = 0;
-  double max_score = 0;      ///< points of the checks that ran
+  double max_score = 0;       ///< points of the checks that ran
   double skipped_points = 0;  ///< points of checks skipped (GPU-only on the CPU backend)
 
   [[nodiscard]] bool full_marks() const { return score >= max_score; }

@@ -74,10 +74,11 @@ TEST_CASE("banksim --batch over the calibration file reproduces every measured r
 }
 
 TEST_CASE("banksim rejects bad arguments in one line with exit status 2") {
-  for (const char* args : {"--width 3 --stride 1", "--width 4 --offsets \"0 4 8\"", "--width 8 --offsets \"4 - - - - - "
-                           "- - - - - - - - - - - - - - - - - - - - - - - - - -\"",
-                           "--stride 1 --lanes 40", "--stride", "--op read --stride 1", "--batch /nonexistent.csv",
-                           "--frobnicate", ""}) {
+  for (const char* args :
+       {"--width 3 --stride 1", "--width 4 --offsets \"0 4 8\"",
+        "--width 8 --offsets \"4 - - - - - "
+        "- - - - - - - - - - - - - - - - - - - - - - - - - -\"",
+        "--stride 1 --lanes 40", "--stride", "--op read --stride 1", "--batch /nonexistent.csv", "--frobnicate", ""}) {
     const auto result = run_banksim(args);
     INFO("banksim " << args << "\n" << result.out);
     CHECK(result.status == 2);

@@ -106,7 +106,8 @@ void check_golden(const std::string& name, const std::string& actual) {
     std::size_t n = 0;
     while (diff != nullptr && (n = fread(buffer.data(), 1, buffer.size(), diff)) > 0) text.append(buffer.data(), n);
     if (diff != nullptr) pclose(diff);
-    FAIL("output differs from " << path << " (rerun with BANKLAB_UPDATE_GOLDEN=1 if the change is intended):\n" << text);
+    FAIL("output differs from " << path << " (rerun with BANKLAB_UPDATE_GOLDEN=1 if the change is intended):\n"
+                                << text);
   }
 }
 

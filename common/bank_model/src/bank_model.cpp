@@ -42,8 +42,7 @@ int pair_merge_distance(const WarpAccess& access) {
     bool pairs_agree = true;
     for (int t = 0; t < kWarpSize && pairs_agree; ++t) {
       const int partner = t ^ x;
-      if (access.active(t) && access.active(partner) &&
-          access.offsets[t] != access.offsets[partner]) {
+      if (access.active(t) && access.active(partner) && access.offsets[t] != access.offsets[partner]) {
         pairs_agree = false;
       }
     }
@@ -195,7 +194,7 @@ WavefrontCount count_wavefronts(const WarpAccess& access, const BankArchitecture
   const Grouping grouping = grouping_of(access, arch);
   WavefrontCount count;
   std::array<std::uint32_t, kWarpSize * 4> words{};  // at most 32 lanes x 4 words
-  std::array<int, 64> per_bank{};                     // architectures with up to 64 banks
+  std::array<int, 64> per_bank{};                    // architectures with up to 64 banks
   for (int first = 0; first < kWarpSize; first += grouping.group_lanes) {
     std::size_t n = 0;
     for (int lane = first; lane < first + grouping.group_lanes; ++lane) {

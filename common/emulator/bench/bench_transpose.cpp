@@ -25,8 +25,8 @@ int main(int argc, char** argv) {
   std::iota(in, in + count, 0.0f);
   const dim3 grid((n + 31) / 32, (n + 31) / 32);
   const dim3 block(32, 8);
-  std::printf("padded transpose %dx%d floats, grid (%u,%u), block (32,8), best of %d, one core\n", n, n, grid.x,
-              grid.y, repeats);
+  std::printf("padded transpose %dx%d floats, grid (%u,%u), block (32,8), best of %d, one core\n", n, n, grid.x, grid.y,
+              repeats);
   std::printf("%-22s %14s %14s %16s %12s\n", "mode", "seconds", "elements/s", "shared accesses", "ns/access");
   for (const bool trace : {true, false}) {
     banklab::emu::LaunchOptions options;
@@ -41,12 +41,13 @@ int main(int argc, char** argv) {
     for (std::size_t i = 0; i < count; i += 4099) {
       const std::size_t x = i % static_cast<std::size_t>(n), y = i / static_cast<std::size_t>(n);
       if (out[x * static_cast<std::size_t>(n) + y] != in[i] || !report.findings.empty()) {
-        std::fprintf(stderr, "bench_transpose: wrong result or findings:\n%s", banklab::emu::format_report(report).c_str());
+        std::fprintf(stderr, "bench_transpose: wrong result or findings:\n%s",
+                     banklab::emu::format_report(report).c_str());
         return 1;
       }
     }
-    std::printf("%-22s %14.3f %14.3e %16llu %12.1f\n", trace ? "trace + bank pricing" : "checks only (no trace)",
-                best, static_cast<double>(count) / best, static_cast<unsigned long long>(report.shared_accesses),
+    std::printf("%-22s %14.3f %14.3e %16llu %12.1f\n", trace ? "trace + bank pricing" : "checks only (no trace)", best,
+                static_cast<double>(count) / best, static_cast<unsigned long long>(report.shared_accesses),
                 best * 1e9 / static_cast<double>(report.shared_accesses));
   }
   return 0;

@@ -15,15 +15,24 @@ std::string SourceLocation::text() const {
 
 std::string_view to_string(FindingKind kind) {
   switch (kind) {
-    case FindingKind::kBarrierDivergence: return "barrier divergence";
-    case FindingKind::kDeadlock: return "deadlock";
-    case FindingKind::kSharedRace: return "shared-memory race";
-    case FindingKind::kUninitializedSharedRead: return "uninitialised shared read";
-    case FindingKind::kGlobalOutOfBounds: return "out-of-bounds global access";
-    case FindingKind::kSharedOutOfBounds: return "out-of-bounds shared access";
-    case FindingKind::kCrash: return "crash";
-    case FindingKind::kTimeLimit: return "time limit";
-    case FindingKind::kInvalidLaunch: return "invalid launch";
+    case FindingKind::kBarrierDivergence:
+      return "barrier divergence";
+    case FindingKind::kDeadlock:
+      return "deadlock";
+    case FindingKind::kSharedRace:
+      return "shared-memory race";
+    case FindingKind::kUninitializedSharedRead:
+      return "uninitialised shared read";
+    case FindingKind::kGlobalOutOfBounds:
+      return "out-of-bounds global access";
+    case FindingKind::kSharedOutOfBounds:
+      return "out-of-bounds shared access";
+    case FindingKind::kCrash:
+      return "crash";
+    case FindingKind::kTimeLimit:
+      return "time limit";
+    case FindingKind::kInvalidLaunch:
+      return "invalid launch";
   }
   return "finding";
 }
@@ -60,6 +69,10 @@ std::string format_report(const LaunchReport& report, bool verbose) {
     if (f.count > 1) out << " [" << f.count << " times]";
     out << '\n';
     for (const std::string& d : f.details) out << "      " << d << '\n';
+  }
+  if (report.untraced_accesses > 0) {
+    out << "  note: " << report.untraced_accesses
+        << " shared accesses were not traced (a block ran more than a million warp instructions)\n";
   }
   if (report.lines.empty()) {
     out << "  no shared-memory accesses recorded\n";

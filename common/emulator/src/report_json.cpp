@@ -37,6 +37,7 @@ nlohmann::json to_json(const LaunchReport& report) {
           {"completed", report.completed},
           {"shared_bytes", report.shared_bytes},
           {"shared_accesses", report.shared_accesses},
+          {"untraced_accesses", report.untraced_accesses},
           {"threads_run", report.threads_run},
           {"findings", findings},
           {"lines", lines}};

@@ -58,14 +58,16 @@ struct StackPool {
     stack_bytes = bytes;
     count = threads;
     const std::size_t total = static_cast<std::size_t>(count) * (stack_bytes + kGuardBytes);
-    memory = static_cast<char*>(mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
+    memory = static_cast<char*>(
+        mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0));
     if (memory == MAP_FAILED) {
       memory = nullptr;
       count = 0;
       return;
     }
     // A guard page below each stack turns a stack overflow into a reported crash.
-    for (int i = 0; i < count; ++i) mprotect(memory + static_cast<std::size_t>(i) * (stack_bytes + kGuardBytes), kGuardBytes, PROT_NONE);
+    for (int i = 0; i < count; ++i)
+      mprotect(memory + static_cast<std::size_t>(i) * (stack_bytes + kGuardBytes), kGuardBytes, PROT_NONE);
   }
 };
 StackPool g_stacks;
@@ -317,9 +319,9 @@ void check_global(std::uintptr_t address, unsigned size, bool write, std::uintpt
       return;
     }
   }
-  Finding& f = add_finding(FindingKind::kGlobalOutOfBounds, pc, 0,
-                           std::string("out-of-bounds global ") + (write ? "write" : "read") + " of " +
-                               std::to_string(size) + " bytes");
+  Finding& f = add_finding(
+      FindingKind::kGlobalOutOfBounds, pc, 0,
+      std::string("out-of-bounds global ") + (write ? "write" : "read") + " of " + std::to_string(size) + " bytes");
   if (f.details.empty()) {
     f.details.push_back("first by " + thread_text(*g_rt.current) + " of " + block_text() + ": address is " +
                         describe_global(address));
@@ -356,7 +358,8 @@ void install_signal_handlers(double seconds) {
   action.sa_sigaction = on_signal;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&action.sa_mask);
-  for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) sigaction(kSignals[i], &action, &g_previous[i]);
+  for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i)
+    sigaction(kSignals[i], &action, &g_previous[i]);
   itimerval timer{};
   timer.it_value.tv_sec = static_cast<time_t>(seconds);
   timer.it_value.tv_usec = static_cast<suseconds_t>((seconds - static_cast<double>(timer.it_value.tv_sec)) * 1e6);
@@ -367,18 +370,26 @@ void install_signal_handlers(double seconds) {
 void remove_signal_handlers() {
   itimerval off{};
   setitimer(ITIMER_REAL, &off, nullptr);
-  for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i) sigaction(kSignals[i], &g_previous[i], nullptr);
+  for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i)
+    sigaction(kSignals[i], &g_previous[i], nullptr);
 }
 
 std::string signal_text(int signal) {
   switch (signal) {
-    case SIGSEGV: return "SIGSEGV (invalid memory access)";
-    case SIGBUS: return "SIGBUS (misaligned or invalid memory access)";
-    case SIGFPE: return "SIGFPE (integer division by zero?)";
-    case SIGILL: return "SIGILL (illegal instruction)";
-    case SIGABRT: return "SIGABRT (abort or failed assert)";
-    case SIGTRAP: return "SIGTRAP (trap)";
-    default: return "signal " + std::to_string(signal);
+    case SIGSEGV:
+      return "SIGSEGV (invalid memory access)";
+    case SIGBUS:
+      return "SIGBUS (misaligned or invalid memory access)";
+    case SIGFPE:
+      return "SIGFPE (integer division by zero?)";
+    case SIGILL:
+      return "SIGILL (illegal instruction)";
+    case SIGABRT:
+      return "SIGABRT (abort or failed assert)";
+    case SIGTRAP:
+      return "SIGTRAP (trap)";
+    default:
+      return "signal " + std::to_string(signal);
   }
 }
 
@@ -531,7 +542,8 @@ bool run_block(const LaunchOptions& options, int thread_count) {
                                                std::to_string(thread_count) + " threads of the block; " +
                                                std::to_string(exited) + " had already exited"
                                          : "threads of one block wait at different __syncthreads() calls";
-        Finding& f = add_finding(FindingKind::kBarrierDivergence, pc, at_barrier.size() > 1 ? std::next(at_barrier.begin())->first : 0, message);
+        Finding& f = add_finding(FindingKind::kBarrierDivergence, pc,
+                                 at_barrier.size() > 1 ? std::next(at_barrier.begin())->first : 0, message);
         if (f.details.empty()) {
           const Thread& first_waiting = g_rt.threads[static_cast<std::size_t>(at_barrier.begin()->second.front())];
           std::string detail = "first seen in " + block_text() + ": " + thread_text(first_waiting) + " waits";
@@ -543,7 +555,9 @@ bool run_block(const LaunchOptions& options, int thread_count) {
             }
           }
           f.details.push_back(detail);
-          f.details.push_back("a __syncthreads() inside a branch (an if around the bounds check?) must be reached by every thread: move it outside the branch");
+          f.details.push_back(
+              "a __syncthreads() inside a branch (an if around the bounds check?) must be reached by every thread: "
+              "move it outside the branch");
         }
       }
       for (const auto& [place, ids] : at_barrier) {
@@ -554,8 +568,9 @@ bool run_block(const LaunchOptions& options, int thread_count) {
     }
     // Collectives that can never complete: a deadlock. Stop the launch.
     const Thread& stuck = g_rt.threads[static_cast<std::size_t>(at_collective.front())];
-    Finding& f = add_finding(FindingKind::kDeadlock, stuck.wait_pc, 0,
-                             "deadlock: a warp collective (__syncwarp or __shfl/__ballot) waits for lanes that wait elsewhere");
+    Finding& f =
+        add_finding(FindingKind::kDeadlock, stuck.wait_pc, 0,
+                    "deadlock: a warp collective (__syncwarp or __shfl/__ballot) waits for lanes that wait elsewhere");
     std::string detail = "in " + block_text() + ": " + thread_text(stuck) + " waits in a warp collective";
     if (!at_barrier.empty()) {
       detail += "; " + thread_text(g_rt.threads[static_cast<std::size_t>(at_barrier.begin()->second.front())]) +
@@ -587,8 +602,8 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
   if (threads_per_block == 0 || threads_per_block > kMaxBlockThreads || block.z > 64 || grid.x == 0 || grid.y == 0 ||
       grid.z == 0 || grid.y > 65535 || grid.z > 65535) {
     std::ostringstream out;
-    out << "invalid launch configuration: grid (" << grid.x << "," << grid.y << "," << grid.z << "), block ("
-        << block.x << "," << block.y << "," << block.z << "); a block holds 1 to 1024 threads and no dimension may be 0";
+    out << "invalid launch configuration: grid (" << grid.x << "," << grid.y << "," << grid.z << "), block (" << block.x
+        << "," << block.y << "," << block.z << "); a block holds 1 to 1024 threads and no dimension may be 0";
     add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
     g_rt.report = nullptr;
     return report;
@@ -678,16 +693,17 @@ std::size_t __cvta_generic_to_shared(const void* pointer) {
 
 // Atomics: plain read-modify-writes (fibers never interleave inside one), each
 // recorded as one access at the caller's line.
-#define BANKLAB_ATOMIC(Ret, Name, Params, Body)                                                   \
-  Ret Name Params {                                                                              \
-    banklab::emu::detail::on_access(address, sizeof(*address), true, BANKLAB_PC, true);          \
-    const Ret old = *address;                                                                    \
-    Body;                                                                                        \
-    return old;                                                                                  \
+#define BANKLAB_ATOMIC(Ret, Name, Params, Body)                                         \
+  Ret Name Params {                                                                     \
+    banklab::emu::detail::on_access(address, sizeof(*address), true, BANKLAB_PC, true); \
+    const Ret old = *address;                                                           \
+    Body;                                                                               \
+    return old;                                                                         \
   }
 BANKLAB_ATOMIC(int, atomicAdd, (int* address, int value), *address = old + value)
 BANKLAB_ATOMIC(unsigned, atomicAdd, (unsigned* address, unsigned value), *address = old + value)
-BANKLAB_ATOMIC(unsigned long long, atomicAdd, (unsigned long long* address, unsigned long long value), *address = old + value)
+BANKLAB_ATOMIC(unsigned long long, atomicAdd, (unsigned long long* address, unsigned long long value),
+               *address = old + value)
 BANKLAB_ATOMIC(float, atomicAdd, (float* address, float value), *address = old + value)
 BANKLAB_ATOMIC(double, atomicAdd, (double* address, double value), *address = old + value)
 BANKLAB_ATOMIC(int, atomicMax, (int* address, int value), *address = std::max(old, value))
@@ -695,7 +711,8 @@ BANKLAB_ATOMIC(unsigned, atomicMax, (unsigned* address, unsigned value), *addres
 BANKLAB_ATOMIC(int, atomicMin, (int* address, int value), *address = std::min(old, value))
 BANKLAB_ATOMIC(unsigned, atomicMin, (unsigned* address, unsigned value), *address = std::min(old, value))
 BANKLAB_ATOMIC(int, atomicCAS, (int* address, int compare, int value), *address = old == compare ? value : old)
-BANKLAB_ATOMIC(unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value), *address = old == compare ? value : old)
+BANKLAB_ATOMIC(unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value),
+               *address = old == compare ? value : old)
 BANKLAB_ATOMIC(unsigned long long, atomicCAS,
                (unsigned long long* address, unsigned long long compare, unsigned long long value),
                *address = old == compare ? value : old)
@@ -724,8 +741,11 @@ cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
 cudaError_t cudaGetLastError() { return cudaSuccess; }
 const char* cudaGetErrorString(cudaError_t error) {
   switch (error) {
-    case cudaSuccess: return "no error";
-    case cudaErrorMemoryAllocation: return "out of memory";
-    default: return "invalid argument";
+    case cudaSuccess:
+      return "no error";
+    case cudaErrorMemoryAllocation:
+      return "out of memory";
+    default:
+      return "invalid argument";
   }
 }

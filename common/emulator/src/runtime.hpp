@@ -61,7 +61,7 @@ struct ShadowByte {
 
 // One warp instruction being assembled: lane l's k-th execution of a pc.
 struct Instance {
-  std::array<std::int64_t, kWarpSize> offsets;
+  std::array<std::int32_t, kWarpSize> offsets;  // -1: lane inactive
   std::uint8_t width = 0;
   bool write = false;
 };
@@ -113,6 +113,10 @@ struct Runtime {
   void trace_begin_launch();
   void trace_begin_block(int warp_count);
   void trace_end_block();
+  // Warp instructions held for the current block; past the cap (an endless
+  // loop, until the time limit stops it) further accesses are not traced.
+  std::size_t pending_instances = 0;
+  std::uint64_t untraced_accesses = 0;
   void trace_finish(LaunchReport& report);
 };
 

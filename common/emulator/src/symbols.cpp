@@ -38,7 +38,7 @@ struct Symbol {
 std::string demangle(const std::string& name) {
   int status = 0;
   std::unique_ptr<char, decltype(&std::free)> out(abi::__cxa_demangle(name.c_str(), nullptr, nullptr, &status),
-                                                   &std::free);
+                                                  &std::free);
   return status == 0 && out ? std::string(out.get()) : name;
 }
 

@@ -14,6 +14,11 @@ namespace banklab::emu::detail {
 
 namespace {
 
+// Warp instructions one block may hold before they are priced at its end
+// (about 140 MB). Lanes of a warp run one after another between barriers, so
+// none is complete before then.
+constexpr std::size_t kMaxPendingInstances = std::size_t{1} << 20;
+
 std::string short_name(const std::string& name) {
   const auto colons = name.rfind("::");
   return colons == std::string::npos ? name : name.substr(colons + 2);
@@ -98,13 +103,18 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
   PcTrace& trace = g_rt.warp_traces[static_cast<std::size_t>(self.warp)].find(pc);
   const std::uint32_t k = trace.next[self.lane]++;
   if (k >= trace.instances.size()) {
+    if (g_rt.pending_instances >= kMaxPendingInstances) {
+      ++g_rt.untraced_accesses;
+      return;
+    }
     Instance fresh;
-    fresh.offsets.fill(kInactive);
+    fresh.offsets.fill(-1);
     fresh.width = static_cast<std::uint8_t>(size);
     fresh.write = write;
     trace.instances.push_back(fresh);
+    ++g_rt.pending_instances;
   }
-  trace.instances[k].offsets[self.lane] = static_cast<std::int64_t>(offset);
+  trace.instances[k].offsets[self.lane] = static_cast<std::int32_t>(offset);
 }
 
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
@@ -118,7 +128,8 @@ void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, st
     for (const SharedVar& v : g_rt.vars) {
       if (address >= v.address + v.size && (nearest == nullptr || v.address > nearest->address)) nearest = &v;
     }
-    if (nearest != nullptr) out << ": " << address - (nearest->address + nearest->size) << " bytes past the end of a shared variable";
+    if (nearest != nullptr)
+      out << ": " << address - (nearest->address + nearest->size) << " bytes past the end of a shared variable";
     f.details.push_back(out.str());
   }
 }
@@ -136,47 +147,62 @@ PcTrace& WarpTrace::find(std::uintptr_t pc) {
 void Runtime::trace_begin_launch() {
   pc_stats.clear();
   shared_accesses = 0;
+  pending_instances = 0;
+  untraced_accesses = 0;
 }
 
 void Runtime::trace_begin_block(int warp_count) {
-  if (warp_traces.size() < static_cast<std::size_t>(warp_count)) warp_traces.resize(static_cast<std::size_t>(warp_count));
+  if (warp_traces.size() < static_cast<std::size_t>(warp_count))
+    warp_traces.resize(static_cast<std::size_t>(warp_count));
   for (WarpTrace& w : warp_traces) {
     w.pcs.clear();
     w.last = nullptr;
   }
 }
 
+namespace {
+
+void price_instances(PcStats& stats, const Instance* first, const Instance* last, std::size_t warp) {
+  for (const Instance* it = first; it != last; ++it) {
+    const Instance& instance = *it;
+    WarpAccess access;
+    access.width_bytes = instance.width;
+    access.op = instance.write ? MemOp::kStore : MemOp::kLoad;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      access.offsets[lane] = instance.offsets[lane] < 0 ? kInactive : instance.offsets[lane];
+    }
+    const WavefrontCount count = count_wavefronts(access);
+    const auto lanes = static_cast<std::uint64_t>(
+        std::count_if(instance.offsets.begin(), instance.offsets.end(), [](std::int32_t o) { return o >= 0; }));
+    (instance.write ? stats.stores : stats.loads) += lanes;
+    ++stats.warp_instructions;
+    stats.wavefronts += static_cast<std::uint64_t>(count.wavefronts);
+    stats.ideal += static_cast<std::uint64_t>(count.ideal_wavefronts);
+    if (count.wavefronts > stats.worst) {
+      stats.worst = count.wavefronts;
+      stats.worst_access = access;
+      stats.worst_context = block_text() + " warp " + std::to_string(warp);
+    }
+  }
+}
+
+}  // namespace
+
 void Runtime::trace_end_block() {
   for (std::size_t w = 0; w < warp_traces.size(); ++w) {
     for (const PcTrace& trace : warp_traces[w].pcs) {
-      PcStats& stats = pc_stats[trace.pc];
-      for (const Instance& instance : trace.instances) {
-        WarpAccess access;
-        access.width_bytes = instance.width;
-        access.op = instance.write ? MemOp::kStore : MemOp::kLoad;
-        access.offsets = instance.offsets;
-        const WavefrontCount count = count_wavefronts(access);
-        const auto lanes = static_cast<std::uint64_t>(std::count_if(
-            instance.offsets.begin(), instance.offsets.end(), [](std::int64_t o) { return o != kInactive; }));
-        (instance.write ? stats.stores : stats.loads) += lanes;
-        ++stats.warp_instructions;
-        stats.wavefronts += static_cast<std::uint64_t>(count.wavefronts);
-        stats.ideal += static_cast<std::uint64_t>(count.ideal_wavefronts);
-        if (count.wavefronts > stats.worst) {
-          stats.worst = count.wavefronts;
-          stats.worst_access = access;
-          stats.worst_context = block_text() + " warp " + std::to_string(w);
-        }
-      }
+      price_instances(pc_stats[trace.pc], trace.instances.data(), trace.instances.data() + trace.instances.size(), w);
     }
     warp_traces[w].pcs.clear();
     warp_traces[w].last = nullptr;
   }
+  pending_instances = 0;
 }
 
 void Runtime::trace_finish(LaunchReport& out) {
   trace_end_block();  // after a block cut short (crash, deadlock): keep what it did; else a no-op
   out.shared_accesses = shared_accesses;
+  out.untraced_accesses = untraced_accesses;
   std::vector<std::uintptr_t> pcs;
   for (const auto& [pc, stats] : pc_stats) pcs.push_back(pc);
   for (const Finding& f : out.findings) {
@@ -220,9 +246,9 @@ void Runtime::trace_finish(LaunchReport& out) {
 
 // ---- the hooks the compiler calls ---------------------------------------------------
 #define BANKLAB_HOOK_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
-#define BANKLAB_HOOKS(N)                                                                                \
-  void __tsan_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); }      \
-  void __tsan_write##N(void* a) { banklab::emu::detail::on_access(a, N, true, BANKLAB_HOOK_PC); }      \
+#define BANKLAB_HOOKS(N)                                                                                    \
+  void __tsan_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); }           \
+  void __tsan_write##N(void* a) { banklab::emu::detail::on_access(a, N, true, BANKLAB_HOOK_PC); }           \
   void __tsan_unaligned_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); } \
   void __tsan_unaligned_write##N(void* a) { banklab::emu::detail::on_access(a, N, true, BANKLAB_HOOK_PC); } \
   void __tsan_volatile_read##N(void* a) { banklab::emu::detail::on_access(a, N, false, BANKLAB_HOOK_PC); }  \
@@ -261,39 +287,39 @@ void __tsan_write_range(void* a, unsigned long size) { range_access(a, size, tru
 // Atomics the compiler instruments (guard variables of function-local statics,
 // std::atomic in helper code): fibers never interleave inside one, so plain
 // memory operations are atomic here.
-#define BANKLAB_ATOMIC_HOOKS(Bits, Type)                                                                   \
-  Type __tsan_atomic##Bits##_load(const volatile Type* a, int) { return *a; }                             \
-  void __tsan_atomic##Bits##_store(volatile Type* a, Type v, int) { *a = v; }                             \
-  Type __tsan_atomic##Bits##_exchange(volatile Type* a, Type v, int) {                                    \
-    const Type old = *a;                                                                                  \
-    *a = v;                                                                                               \
-    return old;                                                                                           \
-  }                                                                                                       \
-  Type __tsan_atomic##Bits##_fetch_add(volatile Type* a, Type v, int) {                                   \
-    const Type old = *a;                                                                                  \
-    *a = static_cast<Type>(old + v);                                                                      \
-    return old;                                                                                           \
-  }                                                                                                       \
-  Type __tsan_atomic##Bits##_fetch_sub(volatile Type* a, Type v, int) {                                   \
-    const Type old = *a;                                                                                  \
-    *a = static_cast<Type>(old - v);                                                                      \
-    return old;                                                                                           \
-  }                                                                                                       \
-  int __tsan_atomic##Bits##_compare_exchange_strong(volatile Type* a, Type* expected, Type v, int, int) { \
-    if (*a == *expected) {                                                                                \
-      *a = v;                                                                                             \
-      return 1;                                                                                           \
-    }                                                                                                     \
-    *expected = *a;                                                                                       \
-    return 0;                                                                                             \
-  }                                                                                                       \
+#define BANKLAB_ATOMIC_HOOKS(Bits, Type)                                                                    \
+  Type __tsan_atomic##Bits##_load(const volatile Type* a, int) { return *a; }                               \
+  void __tsan_atomic##Bits##_store(volatile Type* a, Type v, int) { *a = v; }                               \
+  Type __tsan_atomic##Bits##_exchange(volatile Type* a, Type v, int) {                                      \
+    const Type old = *a;                                                                                    \
+    *a = v;                                                                                                 \
+    return old;                                                                                             \
+  }                                                                                                         \
+  Type __tsan_atomic##Bits##_fetch_add(volatile Type* a, Type v, int) {                                     \
+    const Type old = *a;                                                                                    \
+    *a = static_cast<Type>(old + v);                                                                        \
+    return old;                                                                                             \
+  }                                                                                                         \
+  Type __tsan_atomic##Bits##_fetch_sub(volatile Type* a, Type v, int) {                                     \
+    const Type old = *a;                                                                                    \
+    *a = static_cast<Type>(old - v);                                                                        \
+    return old;                                                                                             \
+  }                                                                                                         \
+  int __tsan_atomic##Bits##_compare_exchange_strong(volatile Type* a, Type* expected, Type v, int, int) {   \
+    if (*a == *expected) {                                                                                  \
+      *a = v;                                                                                               \
+      return 1;                                                                                             \
+    }                                                                                                       \
+    *expected = *a;                                                                                         \
+    return 0;                                                                                               \
+  }                                                                                                         \
   int __tsan_atomic##Bits##_compare_exchange_weak(volatile Type* a, Type* expected, Type v, int s, int f) { \
-    return __tsan_atomic##Bits##_compare_exchange_strong(a, expected, v, s, f);                           \
-  }                                                                                                       \
-  Type __tsan_atomic##Bits##_compare_exchange_val(volatile Type* a, Type expected, Type v, int, int) {    \
-    const Type old = *a;                                                                                  \
-    if (old == expected) *a = v;                                                                          \
-    return old;                                                                                           \
+    return __tsan_atomic##Bits##_compare_exchange_strong(a, expected, v, s, f);                             \
+  }                                                                                                         \
+  Type __tsan_atomic##Bits##_compare_exchange_val(volatile Type* a, Type expected, Type v, int, int) {      \
+    const Type old = *a;                                                                                    \
+    if (old == expected) *a = v;                                                                            \
+    return old;                                                                                             \
   }
 
 extern "C" {

@@ -23,9 +23,12 @@ int main(int argc, char** argv) {
   double time_limit = 20;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--shapes") shapes_text = argv[i + 1];
-    else if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--time-limit") time_limit = std::atof(argv[i + 1]);
+    if (flag == "--shapes")
+      shapes_text = argv[i + 1];
+    else if (flag == "--seed")
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--time-limit")
+      time_limit = std::atof(argv[i + 1]);
   }
   if (command != "run" || shapes_text.empty()) {
     std::cerr << "usage: runner run --shapes WxH[,WxH...] --seed N [--time-limit SECONDS]\n";
@@ -51,7 +54,9 @@ int main(int argc, char** argv) {
     const lab03::Comparison c = lab03::compare(s, in, d_out);
     nlohmann::json first = nlohmann::json::array();
     for (const lab03::Mismatch& m : c.first) {
-      first.push_back({{"row", m.x}, {"col", m.y}, {"expected", m.expected},
+      first.push_back({{"row", m.x},
+                       {"col", m.y},
+                       {"expected", m.expected},
                        {"got", std::isfinite(m.got) ? nlohmann::json(m.got) : nlohmann::json()}});
     }
     runs.push_back({{"width", s.width},

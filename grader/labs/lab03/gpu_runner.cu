@@ -22,16 +22,19 @@ using Kernel = void (*)(float*, const float*, int, int);
 
 void print_error_and_exit(const char* what, cudaError_t error) {
   lab03::Json j;
-  j.open('{').key("backend").value(std::string("gpu")).key("error").value(std::string(what) + ": " +
-                                                                          cudaGetErrorString(error));
+  j.open('{')
+      .key("backend")
+      .value(std::string("gpu"))
+      .key("error")
+      .value(std::string(what) + ": " + cudaGetErrorString(error));
   j.close('}');
   std::printf("%s\n", j.str().c_str());
   std::exit(3);
 }
 
-#define RUNNER_CHECK(call)                                 \
-  do {                                                     \
-    const cudaError_t error_ = (call);                     \
+#define RUNNER_CHECK(call)                                          \
+  do {                                                              \
+    const cudaError_t error_ = (call);                              \
     if (error_ != cudaSuccess) print_error_and_exit(#call, error_); \
   } while (0)
 
@@ -158,15 +161,21 @@ int main(int argc, char** argv) {
   int size = 8192, repeats = 20;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
-    if (flag == "--shapes") shapes = argv[i + 1];
-    else if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    else if (flag == "--size") size = std::atoi(argv[i + 1]);
-    else if (flag == "--repeats") repeats = std::max(1, std::atoi(argv[i + 1]));
+    if (flag == "--shapes")
+      shapes = argv[i + 1];
+    else if (flag == "--seed")
+      seed = std::strtoull(argv[i + 1], nullptr, 10);
+    else if (flag == "--size")
+      size = std::atoi(argv[i + 1]);
+    else if (flag == "--repeats")
+      repeats = std::max(1, std::atoi(argv[i + 1]));
   }
   if (command == "probe") return probe();
   if (command == "run") return run(lab03::parse_shapes(shapes), seed);
   if (command == "time") return time_kernels(size, repeats);
   if (command == "ncu-target") return ncu_target(size);
-  std::fprintf(stderr, "usage: runner probe | run --shapes WxH,... --seed N | time --size N --repeats R | ncu-target --size N\n");
+  std::fprintf(
+      stderr,
+      "usage: runner probe | run --shapes WxH,... --seed N | time --size N --repeats R | ncu-target --size N\n");
   return 2;
 }

@@ -29,6 +29,7 @@ void templated_stride(int* out);
 extern template void templated_stride<2>(int* out);
 void two_shared_arrays(int* out);
 void indexes_past_shared(float* out);
+void long_shared_loop(float* out, int iterations);
 
 using banklab::emu::FindingKind;
 using banklab::emu::LaunchReport;
@@ -306,5 +307,19 @@ TEST_CASE("shared variables are laid out in declaration order from offset 0, as 
   CHECK(report.shared_variables[1].offset >= 132);
   CHECK(report.shared_variables[1].offset <= 144);
   CHECK(out[5] == 3);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a long loop is traced in full with bounded memory: every execution is one warp instruction") {
+  float* out = device_array<float>(64);
+  const int iterations = 20000;  // more than the instances a warp may hold at once
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), long_shared_loop, out, iterations);
+  CHECK(report.findings.empty());
+  const auto* loop = stats_at(report, line_of("bug_kernels.cu", "LONG_LOOP"));
+  REQUIRE(loop != nullptr);
+  CHECK(loop->warp_instructions == 2u * iterations);
+  CHECK(loop->loads == 64u * iterations);
+  CHECK(loop->wavefronts == 2u * iterations);
+  CHECK(out[5] == static_cast<float>(iterations));
   banklab::emu::device_free(out);
 }

@@ -70,8 +70,8 @@ struct WarpAccess {
 };
 
 /// Lane l at base + l * stride_elements * width_bytes, for the lanes in `lanes`.
-WarpAccess strided_access(int width_bytes, MemOp op, std::int64_t stride_elements,
-                          std::int64_t base_bytes = 0, LaneMask lanes = 0xffffffffu);
+WarpAccess strided_access(int width_bytes, MemOp op, std::int64_t stride_elements, std::int64_t base_bytes = 0,
+                          LaneMask lanes = 0xffffffffu);
 
 /// One 32-bit word that a bank must deliver, and the lanes that asked for it.
 /// More than one lane on a word is a broadcast (loads) or a merged write

@@ -10,12 +10,12 @@
 // that width, as nvcc does (one LDS.64/LDS.128): left to itself, the host
 // compiler splits a float4 copy into four 4-byte accesses, which would price
 // differently in the bank model.
-#define BANKLAB_WIDE_COPY(Type, Bits)                                          \
-  Type() = default;                                                            \
+#define BANKLAB_WIDE_COPY(Type, Bits)                                                                  \
+  Type() = default;                                                                                    \
   Type(const Type& other) { *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other); } \
-  Type& operator=(const Type& other) {                                         \
-    *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other);   \
-    return *this;                                                              \
+  Type& operator=(const Type& other) {                                                                 \
+    *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other);                           \
+    return *this;                                                                                      \
   }
 
 namespace banklab::cuda_bits {
@@ -34,19 +34,19 @@ struct dim3 {
   constexpr operator uint3() const { return {x, y, z}; }
 };
 
-#define BANKLAB_VEC2(Name, T, Align)                                      \
-  struct alignas(Align) Name {                                           \
-    T x, y;                                                              \
-    BANKLAB_WIDE_COPY(Name, banklab::cuda_bits::Wide8)                   \
-    Name(T vx, T vy) : x(vx), y(vy) {}                                   \
-  };                                                                     \
+#define BANKLAB_VEC2(Name, T, Align)                   \
+  struct alignas(Align) Name {                         \
+    T x, y;                                            \
+    BANKLAB_WIDE_COPY(Name, banklab::cuda_bits::Wide8) \
+    Name(T vx, T vy) : x(vx), y(vy) {}                 \
+  };                                                   \
   inline Name make_##Name(T x, T y) { return Name(x, y); }
-#define BANKLAB_VEC4(Name, T, Align)                                                  \
-  struct alignas(Align) Name {                                                       \
-    T x, y, z, w;                                                                    \
-    BANKLAB_WIDE_COPY(Name, banklab::cuda_bits::Wide16)                              \
-    Name(T vx, T vy, T vz, T vw) : x(vx), y(vy), z(vz), w(vw) {}                     \
-  };                                                                                 \
+#define BANKLAB_VEC4(Name, T, Align)                             \
+  struct alignas(Align) Name {                                   \
+    T x, y, z, w;                                                \
+    BANKLAB_WIDE_COPY(Name, banklab::cuda_bits::Wide16)          \
+    Name(T vx, T vy, T vz, T vw) : x(vx), y(vy), z(vz), w(vw) {} \
+  };                                                             \
   inline Name make_##Name(T x, T y, T z, T w) { return Name(x, y, z, w); }
 
 BANKLAB_VEC2(float2, float, 8)

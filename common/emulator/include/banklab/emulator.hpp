@@ -42,9 +42,9 @@ std::string_view to_string(FindingKind kind);
 /// Something wrong the emulator saw; identical findings are counted, not repeated.
 struct Finding {
   FindingKind kind{};
-  std::string message;                ///< one line a student reads
+  std::string message;               ///< one line a student reads
   std::vector<std::string> details;  ///< further lines: who, where, what to look at
-  std::uintptr_t pc = 0;              ///< the code address it happened at (0: none)
+  std::uintptr_t pc = 0;             ///< the code address it happened at (0: none)
   SourceLocation where;
   std::uintptr_t other_pc = 0;  ///< races: the earlier access
   SourceLocation other;
@@ -60,8 +60,8 @@ struct LineStats {
   std::uint64_t warp_instructions = 0;
   std::uint64_t wavefronts = 0;
   std::uint64_t ideal_wavefronts = 0;
-  int worst_wavefronts = 0;  ///< of a single warp instruction
-  WarpAccess worst_access;   ///< that instruction, to explain it
+  int worst_wavefronts = 0;   ///< of a single warp instruction
+  WarpAccess worst_access;    ///< that instruction, to explain it
   std::string worst_context;  ///< "block (0,0,0) warp 3"
 
   [[nodiscard]] std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
@@ -85,6 +85,9 @@ struct LaunchReport {
   std::size_t shared_bytes = 0;  ///< static shared memory the kernel declares
   std::uint64_t threads_run = 0;
   std::uint64_t shared_accesses = 0;  ///< per-lane shared accesses recorded
+  /// Shared accesses left out of `lines` because one block held more warp
+  /// instructions than the tracer keeps (an endless loop): 0 normally.
+  std::uint64_t untraced_accesses = 0;
   double seconds = 0;
 
   [[nodiscard]] bool has(FindingKind kind) const;
@@ -93,8 +96,8 @@ struct LaunchReport {
 };
 
 struct LaunchOptions {
-  bool trace = true;                 ///< record and price shared accesses
-  double time_limit_seconds = 10.0;  ///< wall-clock limit for the whole launch
+  bool trace = true;                    ///< record and price shared accesses
+  double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
   std::size_t stack_bytes = 64 * 1024;  ///< per CUDA thread
 };
 

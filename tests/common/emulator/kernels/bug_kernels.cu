@@ -14,7 +14,7 @@ __global__ void barrier_inside_bounds_check(float* out, int n) {
 
 __global__ void missing_barrier(float* out) {
   __shared__ float s[64];
-  s[threadIdx.x] = static_cast<float>(threadIdx.x);  // RACE_WRITE
+  s[threadIdx.x] = static_cast<float>(threadIdx.x);      // RACE_WRITE
   out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];  // RACE_READ
 }
 
@@ -111,4 +111,13 @@ __global__ void indexes_past_shared(float* out) {
   a[threadIdx.x] = 1.0f;
   __syncthreads();
   out[threadIdx.x] = a[threadIdx.x + 40];  // SHARED_OOB
+}
+
+__global__ void long_shared_loop(float* out, int iterations) {
+  __shared__ float s[32];
+  if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  float sum = 0.0f;
+  for (int i = 0; i < iterations; ++i) sum += s[(threadIdx.x + i) % 32];  // LONG_LOOP
+  out[threadIdx.x] = sum;
 }
