@@ -23,9 +23,21 @@ std::string read_file(const std::string& path) {
   return out.str();
 }
 
-// FNV-1a, 64 bits: a cache key, not a security boundary.
+// FNV-1a, 64 bits: a cache key, not a security boundary. Paths are hashed
+// relative to the source and build folders, so a copied tree (with its build
+// folder) finds its runners again.
 struct Hash {
+  std::string source_dir, build_dir;
   std::uint64_t value = 1469598103934665603ull;
+  void add_arg(std::string text) {
+    for (const auto& [from, to] :
+         {std::pair{build_dir, std::string("<build>")}, std::pair{source_dir, std::string("<src>")}}) {
+      for (auto at = text.find(from); !from.empty() && at != std::string::npos; at = text.find(from, at)) {
+        text.replace(at, from.size(), to);
+      }
+    }
+    add(text);
+  }
   void add(const std::string& text) {
     for (unsigned char c : text) {
       value ^= c;
@@ -75,9 +87,9 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   for (const std::string& dir : config_.kernel_include_dirs) compile.push_back("-I" + dir);
   compile.insert(compile.end(), config_.kernel_flags.begin(), config_.kernel_flags.end());
   compile.insert(compile.end(), {"-x", "c++", "-c", absolute});
-  Hash hash;
+  Hash hash{config_.source_dir, config_.build_dir};
   hash.add("cpu");
-  for (const auto& a : compile) hash.add(a);
+  for (const auto& a : compile) hash.add_arg(a);
   hash.add(read_file(absolute));
   hash.add(read_file(lab.cpu_runner_library));
   for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
@@ -103,9 +115,9 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   for (const std::string& a : config_.cuda_architectures)
     arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
   const std::string solution = config_.lab_file(lab, true);
-  Hash hash;
+  Hash hash{config_.source_dir, config_.build_dir};
   hash.add("gpu");
-  hash.add(config_.nvcc);
+  hash.add(fs::path(config_.nvcc).filename().string());
   for (const auto& a : arch) hash.add(a);
   hash.add(read_file(absolute));
   hash.add(read_file(solution));

@@ -110,21 +110,33 @@ Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
 Outcome check_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
   const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
   if (!a.ok) return Outcome::fail(a.error);
-  std::string found;
+  // The same finding on several shapes is shown once, with the shapes it was on.
+  std::vector<std::pair<std::string, std::string>> found;  // (finding text, shapes)
   for (const auto& run : a.data["runs"]) {
+    const std::string shape = std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>());
     if (!run["report"]["completed"].get<bool>()) {
       std::string why;
       for (const auto& f : run["report"]["findings"]) why += "\n" + describe_finding(f);
-      return Outcome::fail("could not check: the kernel did not finish on " + std::to_string(run["width"].get<int>()) +
-                           "x" + std::to_string(run["height"].get<int>()) + why);
+      return Outcome::fail("could not check: the kernel did not finish on " + shape + why);
     }
     for (const auto& f : run["report"]["findings"]) {
       if (std::find(kinds.begin(), kinds.end(), f["kind"].get<std::string>()) == kinds.end()) continue;
-      found += (found.empty() ? "" : "\n") + std::string("on ") + std::to_string(run["width"].get<int>()) + "x" +
-               std::to_string(run["height"].get<int>()) + ": " + describe_finding(f);
+      nlohmann::json without_count = f;
+      without_count["count"] = 1;
+      const std::string text = describe_finding(without_count);
+      auto same = std::find_if(found.begin(), found.end(), [&](const auto& p) { return p.first == text; });
+      if (same == found.end()) {
+        found.emplace_back(text, shape);
+      } else {
+        same->second += ", " + shape;
+      }
     }
   }
-  if (!found.empty()) return Outcome::fail(found + "\n" + hint);
+  if (!found.empty()) {
+    std::string text;
+    for (const auto& [finding, shapes] : found) text += (text.empty() ? "" : "\n") + ("on " + shapes + ": " + finding);
+    return Outcome::fail(text + "\n" + hint);
+  }
   return Outcome::pass("none on " + kBehaviourShapes + " (CPU emulator)");
 }
 

@@ -82,6 +82,7 @@ int main(int argc, char** argv) {
   std::optional<std::uint64_t> seed;
   bool verbose = false;
   bool list = false;
+  bool build_only = false;
   double time_limit = 60;
   app.add_option("--lab", lab_text, "the stage to grade: 3, or all")->required();
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
@@ -94,6 +95,9 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the random inputs (default: random, always printed)");
   app.add_flag("--verbose", verbose, "show every check's details, also when it passes");
   app.add_flag("--list", list, "list the checks of the lab and their points, then stop");
+  app.add_flag("--build-only", build_only,
+               "build the implementation for the CPU emulator and (where nvcc is) the GPU, then stop:\n"
+               "prepares a build folder for a GPU machine that has no compilers");
   app.add_option("--time-limit", time_limit, "seconds each check may run (default 60)")->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
@@ -125,6 +129,22 @@ int main(int argc, char** argv) {
     }
     if (list) {
       for (int n : labs) print_list(rubric_for(n));
+      return 0;
+    }
+    if (build_only) {
+      for (int n : labs) {
+        const LabFiles& files = config.labs.at(n);
+        const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
+        try {
+          const RunnerBuilder builder(config);
+          std::cout << "lab " << n << " CPU runner: " << builder.cpu_runner(files, implementation) << "\n";
+          if (!config.nvcc.empty())
+            std::cout << "lab " << n << " GPU runner: " << builder.gpu_runner(files, implementation) << "\n";
+        } catch (const BuildError& error) {
+          std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
+          return kUsageError;
+        }
+      }
       return 0;
     }
     const BackendChoice choice = choose_backend(config, backend);

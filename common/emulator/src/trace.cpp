@@ -43,12 +43,12 @@ void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool
   const char* first = other_wrote ? "written" : "read";
   const char* second = write ? "written" : "read";
   Finding& f = add_finding(FindingKind::kSharedRace, pc, other_pc,
-                           std::string("shared-memory race: bytes ") + first + " by one thread are " + second +
+                           std::string("bytes ") + first + " by one thread are " + second +
                                " by another with no __syncthreads() between");
   if (f.details.empty()) {
     const Thread& o = g_rt.threads[other];
-    f.details.push_back("first in " + block_text() + ": " + thread_text(o) + " " + first + " " +
-                        describe_shared(offset) + ", then " + thread_text(self) + " " + second + " it");
+    f.details.push_back("first in " + block_text() + ": " + thread_text(o) + (other_wrote ? " wrote " : " read ") +
+                        describe_shared(offset) + ", then " + thread_text(self) + (write ? " wrote" : " read") + " it");
     f.details.push_back("put a __syncthreads() between the write and the read (every thread must reach it)");
   }
 }
