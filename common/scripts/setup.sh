@@ -31,8 +31,13 @@ echo "== setup: configure"
 cmake --preset default
 echo "== setup: build"
 cmake --build --preset default
-echo "== setup: main job: banksim on the column read of a 32x32 and a 32x33 float tile"
-echo "\$ build/common/banksim/banksim --width 4 --stride 32"
-build/common/banksim/banksim --width 4 --stride 32
-echo "\$ build/common/banksim/banksim --width 4 --stride 33"
-build/common/banksim/banksim --width 4 --stride 33
+echo "== setup: main job: grading stage 3 (labs/03-padded-transpose/transpose.cu)"
+echo "\$ build/grader/grader --lab 3"
+status=0
+build/grader/grader --lab 3 || status=$?
+case $status in
+  0) echo "== setup: done; full marks" ;;
+  1) echo "== setup: done; the grader works. The stage-3 skeleton is not solved yet: edit" \
+          "labs/03-padded-transpose/transpose.cu and run build/grader/grader --lab 3 again" ;;
+  *) echo "== setup: the grader failed (exit status $status)" >&2; exit "$status" ;;
+esac

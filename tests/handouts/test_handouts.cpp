@@ -1,0 +1,106 @@
+// Handouts show code and tool output the kit really compiles and prints:
+//   <!-- snippet: FILE NAME -->  the next code block is the region of FILE
+//                                between the lines "//! [NAME]" (indentation aside);
+//   <!-- output: banksim ARGS --> every line of the next code block, except
+//                                "...", appears in banksim's output, in order.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace {
+
+std::vector<std::string> read_lines(std::istream& in) {
+  std::vector<std::string> lines;
+  std::string line;
+  while (std::getline(in, line)) {
+    while (!line.empty() && (line.back() == ' ' || line.back() == '\r')) line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+std::vector<std::string> dedent(std::vector<std::string> lines) {
+  std::size_t common = std::string::npos;
+  for (const auto& l : lines) {
+    if (!l.empty()) common = std::min(common, l.find_first_not_of(' '));
+  }
+  for (auto& l : lines) l = l.size() >= common ? l.substr(common) : l;
+  return lines;
+}
+
+std::vector<std::string> region(const std::string& file, const std::string& name) {
+  std::ifstream in(std::string(BANKLAB_SOURCE_DIR) + "/" + file);
+  REQUIRE_MESSAGE(in.good(), "cannot open " << file);
+  std::vector<std::string> out;
+  bool inside = false, found = false;
+  for (const auto& l : read_lines(in)) {
+    if (l.find("//! [" + name + "]") != std::string::npos) {
+      found = true;
+      inside = !inside;
+      continue;
+    }
+    if (inside) out.push_back(l);
+  }
+  REQUIRE_MESSAGE(found, "no //! [" << name << "] markers in " << file);
+  return dedent(out);
+}
+
+std::vector<std::string> banksim_output(const std::string& args) {
+  FILE* pipe = popen((std::string(BANKSIM_PATH) + " " + args).c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  std::string text;
+  std::array<char, 4096> buffer{};
+  std::size_t n = 0;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
+  REQUIRE(pclose(pipe) == 0);
+  std::istringstream in(text);
+  return read_lines(in);
+}
+
+}  // namespace
+
+TEST_CASE("handout code snippets and tool outputs match what the kit compiles and prints") {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(BANKLAB_SOURCE_DIR) + "/handouts")) {
+    if (entry.path().extension() != ".md") continue;
+    std::ifstream in(entry.path());
+    const auto lines = read_lines(in);
+    const std::regex marker(R"(<!-- (snippet|output): (.*) -->)");
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      std::smatch m;
+      if (!std::regex_match(lines[i], m, marker)) continue;
+      INFO(entry.path().filename().string() << ":" << i + 1 << ": " << lines[i]);
+      REQUIRE(i + 1 < lines.size());
+      REQUIRE(lines[i + 1].rfind("```", 0) == 0);
+      std::vector<std::string> block;
+      std::size_t j = i + 2;
+      for (; j < lines.size() && lines[j] != "```"; ++j) block.push_back(lines[j]);
+      REQUIRE(j < lines.size());
+      if (m[1] == "snippet") {
+        const std::string spec = m[2];
+        const auto space = spec.find(' ');
+        CHECK(dedent(block) == region(spec.substr(0, space), spec.substr(space + 1)));
+      } else {
+        const std::string command = m[2];
+        REQUIRE(command.rfind("banksim ", 0) == 0);
+        const auto output = banksim_output(command.substr(8));
+        std::size_t at = 0;
+        for (const auto& want : block) {
+          if (want == "...") continue;
+          while (at < output.size() && output[at] != want) ++at;
+          CHECK_MESSAGE(at < output.size(), "not in the output of " << command << " (in order): " << want);
+          if (at < output.size()) ++at;
+        }
+      }
+      ++checked;
+    }
+  }
+  CHECK(checked >= 3);
+}
