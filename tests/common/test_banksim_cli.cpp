@@ -10,25 +10,14 @@
 #include <sstream>
 
 #include "banklab/access_csv.hpp"
+#include "run_command.hpp"
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out;  // stdout and stderr together
-};
+using Result = banklab::test::CommandResult;
 
 Result run_banksim(const std::string& args) {
-  const std::string command = std::string(BANKSIM_PATH) + " " + args + " 2>&1";
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Result result;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  result.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return result;
+  return banklab::test::run_command(std::string(BANKSIM_PATH) + " " + args + " 2>&1");
 }
 
 }  // namespace

@@ -3,7 +3,6 @@
 // with the right message, every output format parses, and the text and JSON
 // reports match golden files (seed fixed, times and paths masked).
 #include <doctest/doctest.h>
-#include <sys/wait.h>
 
 #include <array>
 #include <cstdio>
@@ -11,7 +10,9 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
+
 #include <sstream>
+#include "run_command.hpp"
 
 namespace {
 
@@ -25,20 +26,11 @@ const std::string kSource = BANKLAB_SOURCE_DIR;
 
 Result run(const std::string& args) {
   const std::string err_file = std::string(BANKLAB_TEST_TMP) + "/grader_stderr.txt";
-  const std::string command = std::string(GRADER_PATH) + " " + args + " 2>" + err_file;
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  Result r;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) r.out.append(buffer.data(), n);
-  const int status = pclose(pipe);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  const auto r = banklab::test::run_command(std::string(GRADER_PATH) + " " + args + " 2>" + err_file);
   std::ifstream err(err_file);
   std::ostringstream text;
   text << err.rdbuf();
-  r.err = text.str();
-  return r;
+  return {r.status, r.out, text.str()};
 }
 
 nlohmann::json grade_json(const std::string& impl_args, int expected_status) {
@@ -100,12 +92,7 @@ void check_golden(const std::string& name, const std::string& actual) {
   if (expected.str() != actual) {
     const std::string actual_path = std::string(BANKLAB_TEST_TMP) + "/" + name + ".actual";
     std::ofstream(actual_path) << actual;
-    FILE* diff = popen(("diff -u " + path + " " + actual_path).c_str(), "r");
-    std::string text;
-    std::array<char, 4096> buffer{};
-    std::size_t n = 0;
-    while (diff != nullptr && (n = fread(buffer.data(), 1, buffer.size(), diff)) > 0) text.append(buffer.data(), n);
-    if (diff != nullptr) pclose(diff);
+    const std::string text = banklab::test::run_command("diff -u " + path + " " + actual_path).out;
     FAIL("output differs from " << path << " (rerun with BANKLAB_UPDATE_GOLDEN=1 if the change is intended):\n"
                                 << text);
   }

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "../common/run_command.hpp"
+
 namespace {
 
 std::vector<std::string> read_lines(std::istream& in) {
@@ -53,14 +55,9 @@ std::vector<std::string> region(const std::string& file, const std::string& name
 }
 
 std::vector<std::string> banksim_output(const std::string& args) {
-  FILE* pipe = popen((std::string(BANKSIM_PATH) + " " + args).c_str(), "r");
-  REQUIRE(pipe != nullptr);
-  std::string text;
-  std::array<char, 4096> buffer{};
-  std::size_t n = 0;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) text.append(buffer.data(), n);
-  REQUIRE(pclose(pipe) == 0);
-  std::istringstream in(text);
+  const auto result = banklab::test::run_command(std::string(BANKSIM_PATH) + " " + args);
+  REQUIRE(result.status == 0);
+  std::istringstream in(result.out);
   return read_lines(in);
 }
 

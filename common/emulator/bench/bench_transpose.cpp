@@ -1,4 +1,4 @@
-// Benchmark: the padded 32x32 transpose (BLOCK_ROWS 8) of a 2048x2048 float
+// Benchmark: the padded 32x32 transpose (BLOCK_ROWS 8, the stage-3 solution) of a 2048x2048 float
 // matrix on the CPU emulator, with tracing and pricing on and off. Prints a
 // table of transposed elements per second and nanoseconds per shared access.
 //   bench_transpose [N] [repeats]
