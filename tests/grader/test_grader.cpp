@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
-
 #include <sstream>
+
 #include "run_command.hpp"
 
 namespace {

@@ -30,6 +30,7 @@ extern template void templated_stride<2>(int* out);
 void two_shared_arrays(int* out);
 void indexes_past_shared(float* out);
 void long_shared_loop(float* out, int iterations);
+void half_round_trip(float* out);
 
 using banklab::emu::FindingKind;
 using banklab::emu::LaunchReport;
@@ -321,5 +322,18 @@ TEST_CASE("a long loop is traced in full with bounded memory: every execution is
   CHECK(loop->loads == 64u * iterations);
   CHECK(loop->wavefronts == 2u * iterations);
   CHECK(out[5] == static_cast<float>(iterations));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("half values are stored as 2-byte accesses and convert back exactly") {
+  float* out = device_array<float>(64);
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), half_round_trip, out);
+  CHECK(report.findings.empty());
+  const auto* store = stats_at(report, line_of("bug_kernels.cu", "HALF_STORE"));
+  REQUIRE(store != nullptr);
+  CHECK(store->worst_access.width_bytes == 2);
+  CHECK(store->warp_instructions == 2);
+  CHECK(store->wavefronts == 2);  // 32 lanes x 2 bytes = 16 words: one wavefront per warp
+  for (int t = 0; t < 64; ++t) CHECK(out[t] == 0.5f * static_cast<float>(63 - t));
   banklab::emu::device_free(out);
 }

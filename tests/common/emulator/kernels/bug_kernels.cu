@@ -121,3 +121,10 @@ __global__ void long_shared_loop(float* out, int iterations) {
   for (int i = 0; i < iterations; ++i) sum += s[(threadIdx.x + i) % 32];  // LONG_LOOP
   out[threadIdx.x] = sum;
 }
+
+__global__ void half_round_trip(float* out) {
+  __shared__ half h[64];
+  h[threadIdx.x] = __float2half(0.5f * threadIdx.x);  // HALF_STORE
+  __syncthreads();
+  out[threadIdx.x] = __half2float(h[63 - threadIdx.x]);
+}
