@@ -91,7 +91,7 @@ Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
   const RunnerAnswer& a = ctx.backend() == Backend::kGpu
                               ? ctx.gpu({"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())})
                               : ctx.cpu({"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())});
-  if (!a.ok) return Outcome::fail(a.error);
+  if (!a.ok) return not_answered(a);
   std::string problems;
   for (const auto& run : a.data["runs"]) {
     const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
@@ -109,7 +109,7 @@ Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
 // Emulator findings of the given kinds over the behaviour run.
 Outcome check_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
   const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
-  if (!a.ok) return Outcome::fail(a.error);
+  if (!a.ok) return not_answered(a);
   // The same finding on several shapes is shown once, with the shapes it was on.
   std::vector<std::pair<std::string, std::string>> found;  // (finding text, shapes)
   for (const auto& run : a.data["runs"]) {
@@ -154,7 +154,7 @@ std::vector<nlohmann::json> tile_lines(const RunnerAnswer& a, bool stores) {
 
 Outcome check_tile_cost(GradeContext& ctx, bool stores) {
   const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
-  if (!a.ok) return Outcome::fail(a.error);
+  if (!a.ok) return not_answered(a);
   const auto lines = tile_lines(a, stores);
   const char* what = stores ? "store" : "load";
   if (lines.empty()) {
@@ -187,7 +187,7 @@ Outcome check_tile_cost(GradeContext& ctx, bool stores) {
 
 Outcome check_shared_size(GradeContext& ctx) {
   const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
-  if (!a.ok) return Outcome::fail(a.error);
+  if (!a.ok) return not_answered(a);
   const auto bytes = a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>();
   const std::string text = "yours: " + std::to_string(bytes) +
                            " bytes of __shared__ memory, at most: " + std::to_string(kPaddedTileBytes) +
@@ -199,7 +199,7 @@ Outcome check_shared_size(GradeContext& ctx) {
 
 Outcome check_speedup(GradeContext& ctx, bool against_solution) {
   const RunnerAnswer& a = ctx.gpu({"time", "--size", std::to_string(kTimingSize), "--repeats", "20"});
-  if (!a.ok) return Outcome::fail(a.error);
+  if (!a.ok) return not_answered(a);
   const double student = a.data["student"].get<double>();
   const double conflicted = a.data["conflicted"].get<double>();
   const double solution = a.data["solution"].get<double>();

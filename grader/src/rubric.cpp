@@ -54,7 +54,8 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   if (found != answers_.end()) return found->second;
   RunnerAnswer answer;
   if (runner.empty()) {
-    answer.error = std::string("the ") + what + " runner is not available here: " + cpu_build_error_;
+    answer.unavailable = true;
+    answer.error = std::string("the ") + what + " runner could not be built on this machine: " + cpu_build_error_;
     return answers_[key] = answer;
   }
   std::vector<std::string> argv = {runner};

@@ -34,6 +34,7 @@ struct Outcome {
 /// One runner invocation's answer: parsed JSON, or what went wrong.
 struct RunnerAnswer {
   bool ok = false;
+  bool unavailable = false;  ///< the runner could not be built on this machine: checks skip
   std::string error;  ///< for the student: crashed, timed out, CUDA error...
   nlohmann::json data;
 };
@@ -112,6 +113,12 @@ struct GradeResult {
 
   [[nodiscard]] bool full_marks() const { return score >= max_score; }
 };
+
+/// A check's outcome when its runner call did not succeed: skip where the
+/// runner is unavailable here (no emulator build on a GPU machine), else fail.
+inline Outcome not_answered(const RunnerAnswer& answer) {
+  return answer.unavailable ? Outcome::skip(answer.error) : Outcome::fail(answer.error);
+}
 
 /// Called before each check: (index from 1, count, the check).
 using Progress = std::function<void(std::size_t, std::size_t, const Check&)>;
