@@ -14,7 +14,6 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
-#include <set>
 #include <sstream>
 
 #include "runtime.hpp"
@@ -237,8 +236,6 @@ struct Arena {
 Arena g_arena;
 
 }  // namespace
-
-const Allocation* find_allocation_near(std::uintptr_t address, std::ptrdiff_t* distance);
 
 }  // namespace banklab::emu::detail
 
@@ -486,7 +483,7 @@ std::string wait_place(std::uintptr_t pc) {
 }
 
 // Runs one block to the end. Returns false when the launch must stop (deadlock).
-bool run_block(const LaunchOptions& options, int thread_count) {
+bool run_block(int thread_count) {
   g_rt.block_start_epoch = ++g_rt.epoch;
   poison_shared();
   const int warp_count = (thread_count + kWarpSize - 1) / kWarpSize;
@@ -577,7 +574,6 @@ bool run_block(const LaunchOptions& options, int thread_count) {
                 " waits at __syncthreads() (" + wait_place(at_barrier.begin()->first) + ")";
     }
     f.details.push_back(detail);
-    (void)options;
     return false;
   }
   g_rt.trace_end_block();
@@ -627,7 +623,7 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
       for (unsigned y = 0; y < grid.y && completed; ++y) {
         for (unsigned x = 0; x < grid.x && completed; ++x) {
           blockIdx = {x, y, z};
-          completed = run_block(options, thread_count);
+          completed = run_block(thread_count);
           report.threads_run += static_cast<std::uint64_t>(thread_count);
         }
       }
