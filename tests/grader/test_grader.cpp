@@ -251,3 +251,10 @@ TEST_CASE("text and JSON reports of the skeleton match their golden files") {
   CHECK(json.status == 1);
   check_golden("lab03_skeleton.json", mask(json.out));
 }
+
+TEST_CASE("--build-only builds the runners (GPU too where nvcc is) and grades nothing") {
+  const Result r = run("--lab 3 --solutions --build-only");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("lab 3 CPU runner: ") != std::string::npos);
+  CHECK(r.out.find("Score") == std::string::npos);
+}
