@@ -1,6 +1,7 @@
 // On-the-spot builds of runners, cached under build/grader/cache/<hash>/.
 #include "builder.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -121,22 +122,41 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   for (const auto& a : arch) hash.add(a);
   hash.add(read_file(absolute));
   hash.add(read_file(solution));
-  hash.add(read_file(lab.gpu_runner_source));
-  hash.add(read_file(lab.harness_dir + "/transpose_harness.hpp"));
+  // Everything in the stage's grader folder (runners, harness headers) and
+  // the libraries the runner links.
+  std::vector<fs::path> harness;
+  std::vector<std::string> folders = {lab.harness_dir};
+  folders.insert(folders.end(), lab.gpu_include_dirs.begin(), lab.gpu_include_dirs.end());
+  for (const auto& folder : folders) {
+    for (const auto& entry : fs::directory_iterator(folder)) {
+      if (entry.is_regular_file()) harness.push_back(entry.path());
+    }
+  }
+  std::sort(harness.begin(), harness.end());
+  for (const auto& file : harness) {
+    hash.add_arg(file.string());
+    hash.add(read_file(file.string()));
+  }
+  for (const auto& library : lab.gpu_libraries) hash.add(read_file(library));
   const std::string dir = config_.cache_dir() + "/gpu-" + hash.hex();
   const std::string runner = dir + "/runner";
   auto nvcc = [&](std::vector<std::string> extra) {
-    std::vector<std::string> cmd = {config_.nvcc, "-O2", "-std=c++17"};
+    // Relocatable device code: a runner's kernels call the student's
+    // __device__ functions across translation units (stages 1 and 2).
+    std::vector<std::string> cmd = {config_.nvcc, "-O2", "-std=c++17", "-rdc=true"};
     cmd.insert(cmd.end(), arch.begin(), arch.end());
     cmd.insert(cmd.end(), extra.begin(), extra.end());
     return cmd;
   };
   std::vector<std::string> solution_step = nvcc(lab.solution_renames);
   solution_step.insert(solution_step.end(), {"-c", solution, "-o", dir + "/solution.o"});
-  build_cached(
-      {nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step,
-       nvcc({"-I" + lab.harness_dir, lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o", "-o", runner})},
-      runner, fs::path(source).filename().string() + " for the GPU");
+  std::vector<std::string> link = {"-I" + lab.harness_dir};
+  for (const auto& include : lab.gpu_include_dirs) link.push_back("-I" + include);
+  link.insert(link.end(), {lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o"});
+  link.insert(link.end(), lab.gpu_libraries.begin(), lab.gpu_libraries.end());
+  link.insert(link.end(), {"-o", runner});
+  build_cached({nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step, nvcc(link)}, runner,
+               fs::path(source).filename().string() + " for the GPU");
   return runner;
 }
 

@@ -68,6 +68,8 @@ Config load_config(const std::string& executable_path) {
     f.cpu_runner_library = rebase(lab.at("cpu_runner_library").get<std::string>());
     f.gpu_runner_source = rebase(lab.at("gpu_runner_source").get<std::string>());
     f.harness_dir = rebase(lab.at("harness_dir").get<std::string>());
+    f.gpu_libraries = rebase_all(lab.at("gpu_libraries"));
+    f.gpu_include_dirs = rebase_all(lab.at("gpu_include_dirs"));
     f.solution_renames = lab.at("solution_renames").get<std::vector<std::string>>();
     c.labs[f.number] = f;
   }

@@ -22,7 +22,9 @@ struct LabFiles {
   std::string file;                           ///< "transpose.cu": the file a student hands in
   std::string cpu_runner_library;             ///< the runner's main for the emulator (a static library)
   std::string gpu_runner_source;              ///< the runner's main for the GPU (.cu)
-  std::string harness_dir;                    ///< include directory of the runners
+  std::string harness_dir;                    ///< the stage's grader folder: runners, harness headers
+  std::vector<std::string> gpu_libraries;     ///< prebuilt CUDA libraries the GPU runner links (cycle probe)
+  std::vector<std::string> gpu_include_dirs;  ///< their headers
   std::vector<std::string> solution_renames;  ///< -D flags that rename the solution's kernels
 };
 

@@ -1,6 +1,8 @@
 // Text, JSON, Gradescope and JUnit renderings of a graded rubric.
 #include "output.hpp"
 
+#include "checks.hpp"
+
 #include <iomanip>
 #include <sstream>
 
@@ -12,13 +14,6 @@ std::string points(double value) {
   std::ostringstream out;
   out << value;
   return out.str();
-}
-
-std::string indent(const std::string& text, const std::string& prefix) {
-  std::istringstream in(text);
-  std::string line, out;
-  while (std::getline(in, line)) out += prefix + line + "\n";
-  return out;
 }
 
 std::string xml_escape(const std::string& text) {

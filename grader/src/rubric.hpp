@@ -127,10 +127,22 @@ using Progress = std::function<void(std::size_t, std::size_t, const Check&)>;
 GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string& backend_reason,
                   const Progress& progress = {});
 
-/// The stage-3 rubric (padded transpose).
-Rubric lab03_rubric();
+/// Makes a stage's rubric (grader/labs/labNN/rubric.cpp).
+using RubricFactory = Rubric (*)();
+
+/// Records the rubric of a stage; returns true. Called once per stage, by
+/// BANKLAB_REGISTER_RUBRIC at the end of its rubric.cpp.
+bool register_rubric(int lab, RubricFactory factory);
 
 /// The rubric of a stage; throws std::invalid_argument for one without a rubric.
 Rubric rubric_for(int lab);
+
+}  // namespace banklab::grader
+
+/// The one line that makes a stage's rubric known to the grader.
+#define BANKLAB_REGISTER_RUBRIC(number, factory) \
+  static const bool banklab_rubric_registered = ::banklab::grader::register_rubric(number, factory)
+
+namespace banklab::grader {
 
 }  // namespace banklab::grader

@@ -38,22 +38,22 @@ int main(int argc, char** argv) {
   // The time limit is for all shapes together; after a launch that ran out of
   // time (an infinite loop), the remaining shapes are not run.
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
-  for (const lab03::Shape s : lab03::parse_shapes(shapes_text)) {
+  for (const harness::Shape s : harness::parse_shapes(shapes_text)) {
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    const std::vector<float> in = lab03::make_input(s, seed);
+    const std::vector<float> in = harness::make_input(s, seed);
     const std::size_t bytes = in.size() * sizeof(float);
     auto* d_in = static_cast<float*>(banklab::emu::device_malloc(bytes));
     auto* d_out = static_cast<float*>(banklab::emu::device_malloc(bytes));
     std::memcpy(d_in, in.data(), bytes);
-    std::memset(d_out, lab03::kPoisonByte, bytes);
+    std::memset(d_out, harness::kPoisonByte, bytes);
     banklab::emu::LaunchOptions options;
     options.time_limit_seconds = std::max(0.1, left);
     const dim3 grid((s.width + 31) / 32, (s.height + 31) / 32);
     const auto report = banklab::emu::launch(options, grid, dim3(32, 8), transpose_padded, d_out,
                                              static_cast<const float*>(d_in), s.width, s.height);
-    const lab03::Comparison c = lab03::compare(s, in, d_out);
+    const harness::Comparison c = harness::compare(s, in, d_out);
     nlohmann::json first = nlohmann::json::array();
-    for (const lab03::Mismatch& m : c.first) {
+    for (const harness::Mismatch& m : c.first) {
       first.push_back({{"row", m.x},
                        {"col", m.y},
                        {"expected", m.expected},

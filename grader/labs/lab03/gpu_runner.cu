@@ -21,7 +21,7 @@ namespace {
 using Kernel = void (*)(float*, const float*, int, int);
 
 void print_error_and_exit(const char* what, cudaError_t error) {
-  lab03::Json j;
+  harness::Json j;
   j.open('{')
       .key("backend")
       .value(std::string("gpu"))
@@ -46,7 +46,7 @@ void launch(Kernel kernel, float* out, const float* in, int width, int height) {
 int probe() {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
-  lab03::Json j;
+  harness::Json j;
   j.open('{').key("backend").value(std::string("gpu"));
   j.key("devices").value(static_cast<long long>(error == cudaSuccess ? count : 0));
   if (error != cudaSuccess) j.key("error").value(std::string(cudaGetErrorString(error)));
@@ -61,18 +61,18 @@ int probe() {
   return 0;
 }
 
-int run(const std::vector<lab03::Shape>& shapes, std::uint64_t seed) {
-  lab03::Json j;
+int run(const std::vector<harness::Shape>& shapes, std::uint64_t seed) {
+  harness::Json j;
   j.open('{').key("backend").value(std::string("gpu")).key("seed").value(static_cast<long long>(seed));
   j.key("runs").open('[');
-  for (const lab03::Shape s : shapes) {
-    const std::vector<float> in = lab03::make_input(s, seed);
+  for (const harness::Shape s : shapes) {
+    const std::vector<float> in = harness::make_input(s, seed);
     const std::size_t bytes = in.size() * sizeof(float);
     float *d_in = nullptr, *d_out = nullptr;
     RUNNER_CHECK(cudaMalloc(&d_in, bytes));
     RUNNER_CHECK(cudaMalloc(&d_out, bytes));
     RUNNER_CHECK(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
-    RUNNER_CHECK(cudaMemset(d_out, lab03::kPoisonByte, bytes));
+    RUNNER_CHECK(cudaMemset(d_out, harness::kPoisonByte, bytes));
     launch(transpose_padded, d_out, d_in, s.width, s.height);
     cudaError_t error = cudaGetLastError();
     if (error == cudaSuccess) error = cudaDeviceSynchronize();
@@ -87,7 +87,7 @@ int run(const std::vector<lab03::Shape>& shapes, std::uint64_t seed) {
       std::printf("%s\n", j.str().c_str());
       return 0;
     }
-    lab03::write_comparison(j, s, lab03::compare(s, in, out.data()));
+    harness::write_comparison(j, s, harness::compare(s, in, out.data()));
     j.close('}');
     cudaFree(d_in);
     cudaFree(d_out);
@@ -127,7 +127,7 @@ int time_kernels(int size, int repeats) {
       times[k].push_back(ms);
     }
   }
-  lab03::Json j;
+  harness::Json j;
   j.open('{').key("backend").value(std::string("gpu")).key("size").value(static_cast<long long>(size));
   j.key("repeats").value(static_cast<long long>(repeats));
   for (int k = 0; k < 3; ++k) {
@@ -171,7 +171,7 @@ int main(int argc, char** argv) {
       repeats = std::max(1, std::atoi(argv[i + 1]));
   }
   if (command == "probe") return probe();
-  if (command == "run") return run(lab03::parse_shapes(shapes), seed);
+  if (command == "run") return run(harness::parse_shapes(shapes), seed);
   if (command == "time") return time_kernels(size, repeats);
   if (command == "ncu-target") return ncu_target(size);
   std::fprintf(

@@ -8,6 +8,7 @@
 
 #include "banklab/bank_model.hpp"
 #include "banklab/emulator_json.hpp"
+#include "checks.hpp"
 #include "process.hpp"
 #include "rubric.hpp"
 
@@ -23,34 +24,12 @@ constexpr int kNcuSize = 256;
 // partial tiles both ways and full tiles.
 const std::string kBehaviourShapes = "31x33,33x31,64x64";
 
-std::string seed_text(std::uint64_t seed) { return std::to_string(seed); }
-
 // Two odd shapes from the seed, so that every run tries new sizes.
 std::string random_shapes(std::uint64_t seed) {
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 3);
   std::uniform_int_distribution<int> side(16, 160);
   std::ostringstream out;
   for (int i = 0; i < 2; ++i) out << (i ? "," : "") << (2 * side(rng) + 1) << 'x' << (2 * side(rng) + 1);
-  return out.str();
-}
-
-std::string source_line(const std::string& file, int line) {
-  std::ifstream in(file);
-  std::string text;
-  for (int i = 1; std::getline(in, text); ++i) {
-    if (i == line) {
-      const auto first = text.find_first_not_of(" \t");
-      return first == std::string::npos ? "" : text.substr(first);
-    }
-  }
-  return "";
-}
-
-std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
-
-std::string number(double value) {
-  std::ostringstream out;
-  out << value;
   return out.str();
 }
 
@@ -74,18 +53,6 @@ std::string describe_run_failure(const nlohmann::json& run) {
   return out.str();
 }
 
-std::string describe_finding(const nlohmann::json& f) {
-  std::ostringstream out;
-  out << f["kind"].get<std::string>() << " at " << file_name(f["file"].get<std::string>()) << ":" << f["line"];
-  if (f["other_line"].get<int>() != 0) {
-    out << " (and " << file_name(f["other_file"].get<std::string>()) << ":" << f["other_line"] << ")";
-  }
-  out << ": " << f["message"].get<std::string>();
-  if (f["count"].get<long long>() > 1) out << " [" << f["count"] << " times]";
-  for (const auto& d : f["details"]) out << "\n  " << d.get<std::string>();
-  return out.str();
-}
-
 // Correctness on a list of shapes, on the backend in use.
 Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
   const RunnerAnswer& a = ctx.backend() == Backend::kGpu
@@ -106,95 +73,41 @@ Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
   return Outcome::pass("correct on " + shapes);
 }
 
-// Emulator findings of the given kinds over the behaviour run.
-Outcome check_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
-  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
-  if (!a.ok) return not_answered(a);
-  // The same finding on several shapes is shown once, with the shapes it was on.
-  std::vector<std::pair<std::string, std::string>> found;  // (finding text, shapes)
-  for (const auto& run : a.data["runs"]) {
-    const std::string shape = std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>());
-    if (!run["report"]["completed"].get<bool>()) {
-      std::string why;
-      for (const auto& f : run["report"]["findings"]) why += "\n" + describe_finding(f);
-      return Outcome::fail("could not check: the kernel did not finish on " + shape + why);
-    }
-    for (const auto& f : run["report"]["findings"]) {
-      if (std::find(kinds.begin(), kinds.end(), f["kind"].get<std::string>()) == kinds.end()) continue;
-      nlohmann::json without_count = f;
-      without_count["count"] = 1;
-      const std::string text = describe_finding(without_count);
-      auto same = std::find_if(found.begin(), found.end(), [&](const auto& p) { return p.first == text; });
-      if (same == found.end()) {
-        found.emplace_back(text, shape);
-      } else {
-        same->second += ", " + shape;
-      }
-    }
-  }
-  if (!found.empty()) {
-    std::string text;
-    for (const auto& [finding, shapes] : found) text += (text.empty() ? "" : "\n") + ("on " + shapes + ": " + finding);
-    return Outcome::fail(text + "\n" + hint);
-  }
-  return Outcome::pass("none on " + kBehaviourShapes + " (CPU emulator)");
+// The emulator runs whose findings and costs the shared-memory checks read.
+const RunnerAnswer& behaviour_run(GradeContext& ctx) {
+  return ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
 }
 
-// The student's shared-memory lines of one direction in the 64x64 run.
-std::vector<nlohmann::json> tile_lines(const RunnerAnswer& a, bool stores) {
-  std::vector<nlohmann::json> lines;
+std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
+  std::vector<LabelledReport> reports;
   for (const auto& run : a.data["runs"]) {
-    if (run["width"] != 64) continue;
-    for (const auto& l : run["report"]["lines"]) {
-      if ((stores ? l["stores"] : l["loads"]).get<long long>() > 0) lines.push_back(l);
-    }
+    reports.push_back(
+        {std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>()), run["report"]});
   }
-  return lines;
+  return reports;
+}
+
+Outcome check_behaviour_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
+  const RunnerAnswer& a = behaviour_run(ctx);
+  if (!a.ok) return not_answered(a);
+  return check_findings(behaviour_reports(a), kinds, hint, kBehaviourShapes);
 }
 
 Outcome check_tile_cost(GradeContext& ctx, bool stores) {
-  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
+  const RunnerAnswer& a = behaviour_run(ctx);
   if (!a.ok) return not_answered(a);
-  const auto lines = tile_lines(a, stores);
-  const char* what = stores ? "store" : "load";
-  if (lines.empty()) {
-    return Outcome::fail(std::string("no shared-memory ") + what +
-                         " found: the kernel must stage the tile in shared memory (__shared__ float tile[...])");
-  }
-  std::string report;
-  bool all_one = true;
-  for (const auto& l : lines) {
-    const std::string where = file_name(l["file"].get<std::string>()) + ":" + std::to_string(l["line"].get<int>());
-    std::ostringstream out;
-    out << where << ": " << source_line(l["file"].get<std::string>(), l["line"].get<int>()) << "\n  "
-        << l["warp_instructions"] << " warp instructions, " << l["wavefronts"] << " wavefronts (ideal "
-        << l["ideal_wavefronts"] << "), worst " << l["worst_wavefronts"] << " per instruction";
-    if (l["worst_wavefronts"].get<int>() > 1) {
-      all_one = false;
-      const auto cost = price(emu::access_from_json(l["worst_access"]));
-      out << "\n  yours: " << l["worst_wavefronts"] << " wavefronts, expected: 1. The worst warp instruction ("
-          << l["worst_context"].get<std::string>() << "):\n";
-      std::istringstream text(format_explanation(cost) + format_bank_map(cost));
-      std::string line;
-      while (std::getline(text, line)) out << "    " << line << "\n";
-      out << "  look at the index: lanes of a warp that hit one bank with different words are served one after another";
-    }
-    report += (report.empty() ? "" : "\n") + out.str();
-  }
-  if (!all_one || ctx.verbose()) return all_one ? Outcome::pass(report) : Outcome::fail(report);
-  return Outcome::pass();
+  return check_line_costs(
+      behaviour_reports(a), stores ? LineKind::kStores : LineKind::kLoads, ctx.verbose(),
+      std::string("no shared-memory ") + (stores ? "store" : "load") +
+          " found: the kernel must stage the tile in shared memory (__shared__ float tile[...])",
+      "look at the index: lanes of a warp that hit one bank with different words are served one after another");
 }
 
 Outcome check_shared_size(GradeContext& ctx) {
-  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
+  const RunnerAnswer& a = behaviour_run(ctx);
   if (!a.ok) return not_answered(a);
-  const auto bytes = a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>();
-  const std::string text = "yours: " + std::to_string(bytes) +
-                           " bytes of __shared__ memory, at most: " + std::to_string(kPaddedTileBytes) +
-                           " (a 32x33 float tile)";
-  if (bytes > kPaddedTileBytes)
-    return Outcome::fail(text + "\nmore shared memory per block can mean fewer blocks per SM");
-  return Outcome::pass(text);
+  return check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(), kPaddedTileBytes,
+                            "a 32x33 float tile", "more shared memory per block can mean fewer blocks per SM");
 }
 
 Outcome check_speedup(GradeContext& ctx, bool against_solution) {
@@ -287,19 +200,19 @@ Rubric lab03_rubric() {
   add("transpose of two random odd shapes", "correctness", 10, {}, false,
       [](GradeContext& c) { return check_shapes(c, random_shapes(c.seed())); });
   add("no out-of-bounds memory access", "correctness", 5, {}, false, [](GradeContext& c) {
-    return check_findings(c, {"out-of-bounds global access", "out-of-bounds shared access"},
+    return check_behaviour_findings(c, {"out-of-bounds global access", "out-of-bounds shared access"},
                           "check the bounds test of every global read and write (x < width, y + j < height)");
   });
   add("no barrier divergence", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
-    return check_findings(c, {"barrier divergence", "deadlock"},
+    return check_behaviour_findings(c, {"barrier divergence", "deadlock"},
                           "__syncthreads() must be reached by every thread of the block: keep it outside the if");
   });
   add("no shared-memory race", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
-    return check_findings(c, {"shared-memory race"},
+    return check_behaviour_findings(c, {"shared-memory race"},
                           "between writing the tile and reading it back, every thread must pass a __syncthreads()");
   });
   add("no uninitialised shared read", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
-    return check_findings(c, {"uninitialised shared read"},
+    return check_behaviour_findings(c, {"uninitialised shared read"},
                           "the read must only touch tile elements the write filled (and after the barrier)");
   });
   add("tile write costs 1 wavefront per warp instruction", "shared-memory behaviour", 10, {square}, false,
@@ -315,5 +228,7 @@ Rubric lab03_rubric() {
   add("Nsight Compute shared wavefronts match the emulator", "performance", 5, {square}, true, check_ncu);
   return r;
 }
+
+BANKLAB_REGISTER_RUBRIC(3, lab03_rubric);
 
 }  // namespace banklab::grader

@@ -1,4 +1,4 @@
-// What the stage-3 runners share, CPU and GPU alike (C++17, no dependencies so
+// What the transpose runners (stages 2 and 3) share, CPU and GPU alike (C++17, no dependencies so
 // that nvcc compiles it too): shapes, seeded inputs, the CPU reference,
 // comparison with poisoned outputs, and a small JSON writer.
 #pragma once
@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-namespace lab03 {
+namespace harness {
 
 struct Shape {
   int width = 0;
@@ -160,4 +160,4 @@ inline void write_comparison(Json& j, Shape s, const Comparison& c) {
   j.close(']');
 }
 
-}  // namespace lab03
+}  // namespace harness

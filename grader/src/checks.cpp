@@ -1,0 +1,259 @@
+// Check helpers shared by every stage's rubric (checks.hpp).
+#include "checks.hpp"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "banklab/emulator_json.hpp"
+
+namespace banklab::grader {
+
+std::string seed_text(std::uint64_t seed) { return std::to_string(seed); }
+
+std::string source_line(const std::string& file, int line) {
+  std::ifstream in(file);
+  std::string text;
+  for (int i = 1; std::getline(in, text); ++i) {
+    if (i == line) {
+      const auto first = text.find_first_not_of(" \t");
+      return first == std::string::npos ? "" : text.substr(first);
+    }
+  }
+  return "";
+}
+
+std::string file_name(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+
+std::string number(double value) {
+  std::ostringstream out;
+  out << value;
+  return out.str();
+}
+
+std::string indent(const std::string& text, const std::string& prefix) {
+  std::istringstream in(text);
+  std::string line, out;
+  while (std::getline(in, line)) out += prefix + line + "\n";
+  return out;
+}
+
+std::string describe_finding(const nlohmann::json& f) {
+  std::ostringstream out;
+  out << f["kind"].get<std::string>() << " at " << file_name(f["file"].get<std::string>()) << ":" << f["line"];
+  if (f["other_line"].get<int>() != 0) {
+    out << " (and " << file_name(f["other_file"].get<std::string>()) << ":" << f["other_line"] << ")";
+  }
+  out << ": " << f["message"].get<std::string>();
+  if (f["count"].get<long long>() > 1) out << " [" << f["count"] << " times]";
+  for (const auto& d : f["details"]) out << "\n  " << d.get<std::string>();
+  return out.str();
+}
+
+Outcome check_findings(const std::vector<LabelledReport>& reports, const std::vector<std::string>& kinds,
+                       const std::string& hint, const std::string& looked_at) {
+  // The same finding on several runs is shown once, with the runs it was on.
+  std::vector<std::pair<std::string, std::string>> found;  // (finding text, runs)
+  for (const LabelledReport& run : reports) {
+    const auto& report = run.report;
+    if (!report["completed"].get<bool>()) {
+      std::string why;
+      for (const auto& f : report["findings"]) why += "\n" + describe_finding(f);
+      return Outcome::fail("could not check: the kernel did not finish on " + run.label + why);
+    }
+    for (const auto& f : report["findings"]) {
+      if (std::find(kinds.begin(), kinds.end(), f["kind"].get<std::string>()) == kinds.end()) continue;
+      nlohmann::json without_count = f;
+      without_count["count"] = 1;
+      const std::string text = describe_finding(without_count);
+      auto same = std::find_if(found.begin(), found.end(), [&](const auto& p) { return p.first == text; });
+      if (same == found.end()) {
+        found.emplace_back(text, run.label);
+      } else {
+        same->second += ", " + run.label;
+      }
+    }
+  }
+  if (!found.empty()) {
+    std::string text;
+    for (const auto& [finding, runs] : found) text += (text.empty() ? "" : "\n") + ("on " + runs + ": " + finding);
+    return Outcome::fail(text + "\n" + hint);
+  }
+  return Outcome::pass("none on " + looked_at + " (CPU emulator)");
+}
+
+std::string banksim_command(const WarpAccess& access) {
+  std::ostringstream out;
+  out << "banksim --width " << access.width_bytes;
+  if (access.op == MemOp::kStore) out << " --op st";
+  // A stride over all lanes (or over a contiguous run from lane 0) reads
+  // better than 32 offsets.
+  int first = -1, last = -1;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!access.active(lane)) continue;
+    if (first < 0) first = lane;
+    last = lane;
+  }
+  bool strided = first == 0 && last >= 1;
+  std::int64_t step = strided ? access.offsets[1] - access.offsets[0] : 0;
+  for (int lane = 0; strided && lane < kWarpSize; ++lane) {
+    const bool should_be_active = lane <= last;
+    if (access.active(lane) != should_be_active) strided = false;
+    if (strided && should_be_active && access.offsets[lane] != access.offsets[0] + lane * step) strided = false;
+  }
+  if (strided && step % access.width_bytes == 0 && access.offsets[0] + step * last >= 0 && step >= 0) {
+    out << " --stride " << step / access.width_bytes;
+    if (access.offsets[0] != 0) out << " --base " << access.offsets[0];
+    if (last != kWarpSize - 1) out << " --lanes 0-" << last;
+    return out.str();
+  }
+  out << " --offsets \"";
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    out << (lane ? " " : "");
+    if (access.active(lane)) {
+      out << access.offsets[lane];
+    } else {
+      out << '-';
+    }
+  }
+  out << '"';
+  return out.str();
+}
+
+std::string explain_access(const WarpAccess& access, const std::string& prefix) {
+  const AccessCost cost = price(access);
+  return indent(format_explanation(cost) + format_bank_map(cost), prefix);
+}
+
+namespace {
+
+struct LineTotal {
+  std::string file;
+  int line = 0;
+  long long warp_instructions = 0, wavefronts = 0, ideal = 0;
+  int worst = 0;
+  nlohmann::json worst_access;
+  std::string worst_context;
+  std::string worst_run;
+};
+
+}  // namespace
+
+Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind kind, bool verbose,
+                         const std::string& none_found, const std::string& hint) {
+  std::vector<LineTotal> lines;  // in order of first appearance
+  std::string runs;
+  for (const LabelledReport& run : reports) {
+    runs += (runs.empty() ? "" : ", ") + run.label;
+    for (const auto& l : run.report["lines"]) {
+      const bool loads = l["loads"].get<long long>() > 0, stores = l["stores"].get<long long>() > 0;
+      if ((kind == LineKind::kLoads && !loads) || (kind == LineKind::kStores && !stores)) continue;
+      const std::string file = l["file"].get<std::string>();
+      const int number_of_line = l["line"].get<int>();
+      auto it = std::find_if(lines.begin(), lines.end(),
+                             [&](const LineTotal& t) { return t.file == file && t.line == number_of_line; });
+      if (it == lines.end()) {
+        LineTotal fresh;
+        fresh.file = file;
+        fresh.line = number_of_line;
+        lines.push_back(fresh);
+        it = lines.end() - 1;
+      }
+      it->warp_instructions += l["warp_instructions"].get<long long>();
+      it->wavefronts += l["wavefronts"].get<long long>();
+      it->ideal += l["ideal_wavefronts"].get<long long>();
+      // The worst instance is the one with the most wavefronts beyond its ideal.
+      const WarpAccess access = emu::access_from_json(l["worst_access"]);
+      const AccessCost cost = price(access);
+      const int excess = cost.wavefronts - cost.ideal_wavefronts;
+      const bool first = it->worst_access.is_null();
+      if (first || excess > price(emu::access_from_json(it->worst_access)).bank_conflicts) {
+        it->worst = cost.wavefronts;
+        it->worst_access = l["worst_access"];
+        it->worst_context = l["worst_context"].get<std::string>();
+        it->worst_run = run.label;
+      }
+    }
+  }
+  if (lines.empty()) return Outcome::fail(none_found);
+  std::string report;
+  bool all_ideal = true;
+  for (const LineTotal& t : lines) {
+    std::ostringstream out;
+    out << file_name(t.file) << ":" << t.line << ": " << source_line(t.file, t.line) << "\n  " << t.warp_instructions
+        << " warp instructions, " << t.wavefronts << " wavefronts (ideal " << t.ideal << ") over " << runs;
+    if (t.wavefronts > t.ideal) {
+      all_ideal = false;
+      const WarpAccess access = emu::access_from_json(t.worst_access);
+      const AccessCost cost = price(access);
+      out << "\n  yours: " << cost.wavefronts << " wavefronts, expected: " << cost.ideal_wavefronts
+          << ". The worst warp instruction (" << t.worst_run << ", " << t.worst_context << "):\n";
+      out << explain_access(access, "    ");
+      out << "  reproduce it: " << banksim_command(access) << "\n";
+      out << "  " << hint;
+    }
+    report += (report.empty() ? "" : "\n") + out.str();
+  }
+  if (!all_ideal) return Outcome::fail(report);
+  return verbose ? Outcome::pass(report) : Outcome::pass();
+}
+
+Outcome check_shared_bytes(std::size_t bytes, std::size_t limit, const std::string& limit_text,
+                           const std::string& hint) {
+  const std::string text =
+      "yours: " + std::to_string(bytes) + " bytes of __shared__ memory, at most: " + std::to_string(limit) + " (" +
+      limit_text + ")";
+  if (bytes > limit) return Outcome::fail(text + "\n" + hint);
+  return Outcome::pass(text);
+}
+
+Outcome check_predictions(const std::vector<Prediction>& predictions, const nlohmann::json& answers) {
+  if (!answers.is_array() || answers.size() != predictions.size()) {
+    return Outcome::fail("expected " + std::to_string(predictions.size()) +
+                         " predictions (one per question in the lab file), found " +
+                         std::to_string(answers.is_array() ? answers.size() : 0));
+  }
+  std::ostringstream wrong, right;
+  int correct = 0;
+  for (std::size_t i = 0; i < predictions.size(); ++i) {
+    const Prediction& p = predictions[i];
+    const AccessCost cost = price(p.access);
+    const long long yours = answers[i].is_number_integer() ? answers[i].get<long long>() : 0;
+    if (yours == cost.wavefronts) {
+      ++correct;
+      right << p.id << ": " << cost.wavefronts << " wavefronts, right\n";
+      continue;
+    }
+    wrong << p.id << ": " << p.question << "\n";
+    if (yours <= 0) {
+      wrong << "  yours: not answered (still " << yours << "), expected: " << cost.wavefronts << "\n";
+    } else {
+      wrong << "  yours: " << yours << ", expected: " << cost.wavefronts << " wavefronts\n";
+    }
+    wrong << "  why: " << banksim_command(p.access) << "\n" << explain_access(p.access, "    ");
+  }
+  const std::string summary = std::to_string(correct) + " of " + std::to_string(predictions.size()) + " right";
+  if (correct == static_cast<int>(predictions.size())) return Outcome::pass(summary + "\n" + right.str());
+  return Outcome::fail(summary + "\n" + wrong.str());
+}
+
+bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, std::string* description) {
+  const double cycles = measured["cycles"].get<double>();
+  const double per_wavefront = measured["cycles_per_wavefront"].get<double>();
+  const double floor = measured["load_floor_cycles"].get<double>();
+  double expected = wavefronts * per_wavefront;
+  if (!store && expected < floor) expected = floor;
+  const bool ok = std::abs(cycles - expected) <= 0.05 * expected + 0.05;
+  std::ostringstream out;
+  out.precision(3);
+  out << std::fixed << cycles << " cycles per warp instruction = " << cycles / per_wavefront
+      << " wavefronts' worth (one wavefront: " << per_wavefront << " cycles";
+  if (!store) out << "; a load never takes less than " << floor;
+  out << "); the model's " << wavefronts << " wavefronts predict " << expected << " cycles";
+  *description = out.str();
+  return ok;
+}
+
+}  // namespace banklab::grader

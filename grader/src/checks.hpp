@@ -1,0 +1,82 @@
+// Check helpers every stage's rubric uses: describing emulator findings,
+// per-line shared-memory costs against the ideal, shared-memory size,
+// predictions priced by the bank model, GPU cycle and time ratios. A stage's
+// rubric (grader/labs/labNN/rubric.cpp) says what to check; these say how,
+// and word the reasons the same way for every stage.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "banklab/bank_model.hpp"
+#include "rubric.hpp"
+
+namespace banklab::grader {
+
+std::string seed_text(std::uint64_t seed);
+/// Line `line` of `file`, without leading blanks ("" if unreadable).
+std::string source_line(const std::string& file, int line);
+std::string file_name(const std::string& path);
+/// Shortest text of a number: 1.5, 32, 0.333333.
+std::string number(double value);
+/// Every line of `text` with `prefix` in front.
+std::string indent(const std::string& text, const std::string& prefix);
+
+/// "race at file.cu:12 (and file.cu:9): message [3 times]" plus detail lines.
+std::string describe_finding(const nlohmann::json& finding);
+
+/// An emulator launch report (emulator_json.hpp) and what it was a run of
+/// ("31x33", "puzzle broadcast").
+struct LabelledReport {
+  std::string label;
+  nlohmann::json report;
+};
+
+/// Fails with every finding of the given kinds (each shown once, with the
+/// runs it was on) and the hint; fails "could not check" for a run that did
+/// not finish. `looked_at` names the runs in the pass message.
+Outcome check_findings(const std::vector<LabelledReport>& reports, const std::vector<std::string>& kinds,
+                       const std::string& hint, const std::string& looked_at);
+
+/// The banksim command line that prices this access (for a student to rerun).
+std::string banksim_command(const WarpAccess& access);
+/// The bank model's explanation and bank map of an access, each line indented.
+std::string explain_access(const WarpAccess& access, const std::string& prefix);
+
+/// Which shared-memory lines a cost check looks at.
+enum class LineKind { kLoads, kStores, kAll };
+
+/// Every shared-memory line of that kind, summed over the reports, must cost
+/// its ideal wavefronts (one per non-empty lane group: 1 for accesses up to 4
+/// bytes, 2 for 8 bytes, 4 for 16 bytes). A failing line shows its source,
+/// the numbers, the worst warp instruction's bank map and banksim command.
+/// With `verbose`, passing lines are described too. Fails when no such line
+/// exists, with `none_found`.
+Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind kind, bool verbose,
+                         const std::string& none_found, const std::string& hint);
+
+/// At most `limit` bytes of static shared memory (`limit_text` says what that is).
+Outcome check_shared_bytes(std::size_t bytes, std::size_t limit, const std::string& limit_text,
+                           const std::string& hint);
+
+/// A prediction task: the student writes the wavefronts of `access`.
+struct Prediction {
+  std::string id;        ///< "P3"
+  std::string question;  ///< as the lab file states it
+  WarpAccess access;
+};
+
+/// Compares the student's numbers (a JSON array, one per prediction, in
+/// order) with the bank model; every wrong one is explained by its banksim
+/// command and bank map. Fails on a missing or unset (0) answer.
+Outcome check_predictions(const std::vector<Prediction>& predictions, const nlohmann::json& answers);
+
+/// A GPU measurement from the cycle probe (runner JSON: "cycles",
+/// "cycles_per_wavefront", "load_floor_cycles") against the wavefronts the
+/// bank model gives: within 5% (plus 0.05 cycles) of max(wavefronts x cycles
+/// per wavefront, the 1-wavefront load floor). Returns a one-line description.
+bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, std::string* description);
+
+}  // namespace banklab::grader
