@@ -68,10 +68,10 @@ struct Prediction {
   WarpAccess access;
 };
 
-/// Compares the student's numbers (a JSON array, one per prediction, in
-/// order) with the bank model; every wrong one is explained by its banksim
-/// command and bank map. Fails on a missing or unset (0) answer.
-Outcome check_predictions(const std::vector<Prediction>& predictions, const nlohmann::json& answers);
+/// Compares the student's number with the bank model's wavefronts; a wrong
+/// one is explained by its banksim command and bank map. An unset answer (0
+/// or less, or not a number) fails as "not answered".
+Outcome check_prediction(const Prediction& prediction, const nlohmann::json& answer);
 
 /// A GPU measurement from the cycle probe (runner JSON: "cycles",
 /// "cycles_per_wavefront", "load_floor_cycles") against the wavefronts the

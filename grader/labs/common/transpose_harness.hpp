@@ -1,6 +1,6 @@
 // What the transpose runners (stages 2 and 3) share, CPU and GPU alike (C++17, no dependencies so
 // that nvcc compiles it too): shapes, seeded inputs, the CPU reference,
-// comparison with poisoned outputs, and a small JSON writer.
+// and comparison with poisoned outputs.
 #pragma once
 
 #include <cmath>
@@ -12,6 +12,8 @@
 #include <sstream>
 #include <string>
 #include <vector>
+
+#include "json_writer.hpp"
 
 namespace harness {
 
@@ -76,73 +78,6 @@ inline Comparison compare(Shape s, const std::vector<float>& in, const float* ou
   }
   return c;
 }
-
-/// A minimal JSON writer: enough for the runners' flat reports.
-class Json {
- public:
-  Json& key(const char* k) {
-    comma();
-    out_ << '"' << k << "\":";
-    fresh_ = true;
-    return *this;
-  }
-  Json& value(double v) {
-    comma();
-    if (std::isfinite(v)) {
-      out_ << v;
-    } else {
-      out_ << "null";
-    }
-    return *this;
-  }
-  Json& value(long long v) {
-    comma();
-    out_ << v;
-    return *this;
-  }
-  Json& value(bool v) {
-    comma();
-    out_ << (v ? "true" : "false");
-    return *this;
-  }
-  Json& value(const std::string& v) {
-    comma();
-    out_ << '"';
-    for (char ch : v) {
-      if (ch == '"' || ch == '\\') {
-        out_ << '\\' << ch;
-      } else if (static_cast<unsigned char>(ch) < 0x20) {
-        char buffer[8];
-        std::snprintf(buffer, sizeof buffer, "\\u%04x", ch);
-        out_ << buffer;
-      } else {
-        out_ << ch;
-      }
-    }
-    out_ << '"';
-    return *this;
-  }
-  Json& open(char bracket) {
-    comma();
-    out_ << bracket;
-    fresh_ = true;
-    return *this;
-  }
-  Json& close(char bracket) {
-    out_ << bracket;
-    fresh_ = false;
-    return *this;
-  }
-  std::string str() const { return out_.str(); }
-
- private:
-  void comma() {
-    if (!fresh_) out_ << ',';
-    fresh_ = false;
-  }
-  std::ostringstream out_;
-  bool fresh_ = true;
-};
 
 inline void write_comparison(Json& j, Shape s, const Comparison& c) {
   j.key("width").value(static_cast<long long>(s.width));

@@ -1,0 +1,96 @@
+// Stage-1 runner on the CPU emulator. Prints one JSON object per command:
+//   runner functions   word_of and bank_of against the bank rule on every byte offset
+//   runner puzzles     each puzzle's lane offsets and the emulator's report of its load
+//   runner answers     the student's predictions
+#include <iostream>
+#include <string>
+
+#include "banklab/emulator.hpp"
+#include "banklab/emulator_json.hpp"
+#include "student_api.hpp"
+
+template <class T>
+void puzzle_access(int puzzle, T* sink);
+extern template void puzzle_access<unsigned char>(int, unsigned char*);
+extern template void puzzle_access<unsigned short>(int, unsigned short*);
+extern template void puzzle_access<unsigned>(int, unsigned*);
+
+namespace {
+
+// The mapping a student's function must give, from the bank model's own
+// architecture constants.
+int expected(bool bank, int offset) {
+  const int word = offset / banklab::kHopper.bank_width_bytes;
+  return bank ? word % banklab::kHopper.banks : word;
+}
+
+nlohmann::json check_function(bool bank) {
+  long long mismatches = 0;
+  nlohmann::json first = nlohmann::json::array();
+  for (int offset = 0; offset < lab01::kOffsetsChecked; ++offset) {
+    const int yours = bank ? bank_of(offset) : word_of(offset);
+    if (yours != expected(bank, offset)) {
+      if (first.size() < 5) first.push_back({{"offset", offset}, {"yours", yours}, {"expected", expected(bank, offset)}});
+      ++mismatches;
+    }
+  }
+  return {{"checked", lab01::kOffsetsChecked}, {"mismatches", mismatches}, {"first", first}};
+}
+
+template <class T>
+banklab::emu::LaunchReport launch(int puzzle, double time_limit) {
+  auto* sink = static_cast<T*>(banklab::emu::device_malloc(32 * sizeof(T)));
+  banklab::emu::LaunchOptions options;
+  options.time_limit_seconds = time_limit;
+  auto report = banklab::emu::launch(options, dim3(1), dim3(32), puzzle_access<T>, puzzle, sink);
+  banklab::emu::device_free(sink);
+  return report;
+}
+
+nlohmann::json run_puzzles(double time_limit) {
+  nlohmann::json puzzles = nlohmann::json::array();
+  for (int p = 0; p < lab01::kPuzzleCount; ++p) {
+    const lab01::PuzzleSpec& spec = lab01::kPuzzles[p];
+    int offsets[32];
+    for (int lane = 0; lane < 32; ++lane) offsets[lane] = lab01::kPuzzleFunctions[p](lane);
+    nlohmann::json entry = {{"name", spec.name}, {"offsets", offsets}};
+    int bad_lane = 0;
+    const std::string problem = lab01::offsets_problem(offsets, spec.width_bytes, &bad_lane);
+    if (!problem.empty()) {
+      entry["invalid"] = "lane " + std::to_string(bad_lane) + ": offset " + std::to_string(offsets[bad_lane]) + " " +
+                         problem;
+    } else {
+      const auto report = spec.width_bytes == 1   ? launch<unsigned char>(p, time_limit)
+                          : spec.width_bytes == 2 ? launch<unsigned short>(p, time_limit)
+                                                  : launch<unsigned>(p, time_limit);
+      entry["report"] = banklab::emu::to_json(report);
+    }
+    puzzles.push_back(entry);
+  }
+  return {{"puzzles", puzzles}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  double time_limit = 20;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (std::string(argv[i]) == "--time-limit") time_limit = std::atof(argv[i + 1]);
+  }
+  nlohmann::json out = {{"backend", "cpu"}};
+  if (command == "functions") {
+    out["word_of"] = check_function(false);
+    out["bank_of"] = check_function(true);
+  } else if (command == "puzzles") {
+    out.update(run_puzzles(time_limit / lab01::kPuzzleCount));
+  } else if (command == "answers") {
+    out["predictions"] = nlohmann::json::array();
+    for (int i = 0; i < lab01::kPredictions; ++i) out["predictions"].push_back(predicted_wavefronts[i]);
+  } else {
+    std::cerr << "usage: runner functions | puzzles | answers [--time-limit SECONDS]\n";
+    return 2;
+  }
+  std::cout << out.dump() << '\n';
+  return 0;
+}

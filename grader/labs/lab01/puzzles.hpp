@@ -1,0 +1,49 @@
+// Stage 1, bank mapping: the puzzles (name, width, target wavefronts) and the
+// number of predictions; shared by the CPU runner, the GPU runner and the
+// rubric, so that the three agree on every puzzle. student_api.hpp declares
+// the student's functions.
+#pragma once
+
+namespace lab01 {
+
+/// The harness kernel's __shared__ array: puzzle offsets must lie inside it.
+inline constexpr int kSharedBytes = 4096;
+/// word_of and bank_of are checked on every byte offset below this.
+inline constexpr int kOffsetsChecked = 64 * 1024;
+inline constexpr int kPredictions = 10;
+
+struct PuzzleSpec {
+  const char* name;      ///< as the lab file's heading says it
+  int width_bytes;       ///< of the harness's load
+  int target;            ///< wavefronts the load must cost
+};
+
+inline constexpr int kPuzzleCount = 10;
+inline constexpr PuzzleSpec kPuzzles[kPuzzleCount] = {
+    {"conflict free", 4, 1},
+    {"broadcast", 4, 1},
+    {"multicast", 4, 1},
+    {"two way", 4, 2},
+    {"four way", 4, 4},
+    {"thirty two way", 4, 32},
+    {"one bank four words", 4, 4},
+    {"bytes", 1, 1},
+    {"halves", 2, 1},
+    {"partial warp", 4, 8},
+};
+
+/// "" when every lane's offset is -1 or an aligned offset inside the shared
+/// array; else what is wrong, naming the first bad lane. The runners check
+/// this before any access is made.
+inline const char* offsets_problem(const int offsets[32], int width_bytes, int* bad_lane) {
+  for (int lane = 0; lane < 32; ++lane) {
+    *bad_lane = lane;
+    const int offset = offsets[lane];
+    if (offset == -1) continue;
+    if (offset < 0 || offset > kSharedBytes - width_bytes) return "is outside the 4096-byte shared array";
+    if (offset % width_bytes != 0) return "is not a multiple of the load's width (misaligned)";
+  }
+  return "";
+}
+
+}  // namespace lab01
