@@ -213,12 +213,13 @@ Outcome check_prediction(const Prediction& p, const nlohmann::json& answer) {
   const AccessCost cost = price(p.access);
   const long long yours = answer.is_number_integer() ? answer.get<long long>() : 0;
   if (yours == cost.wavefronts) return Outcome::pass(std::to_string(cost.wavefronts) + " wavefronts: right");
-  std::ostringstream out;
+  // An unanswered question does not give the answer away: predict first.
   if (yours <= 0) {
-    out << "yours: not answered (" << yours << "), expected: " << cost.wavefronts << " wavefronts\n";
-  } else {
-    out << "yours: " << yours << ", expected: " << cost.wavefronts << " wavefronts\n";
+    return Outcome::fail("not answered yet (" + std::to_string(yours) +
+                         "): write your prediction in predicted_wavefronts, then check it with banksim");
   }
+  std::ostringstream out;
+  out << "yours: " << yours << ", expected: " << cost.wavefronts << " wavefronts\n";
   out << "why: " << banksim_command(p.access) << "\n" << explain_access(p.access, "  ");
   return Outcome::fail(out.str());
 }
