@@ -33,8 +33,9 @@ Result run(const std::string& args) {
   return {r.status, r.out, text.str()};
 }
 
-nlohmann::json grade_json(const std::string& impl_args, int expected_status) {
-  const Result r = run("--lab 3 " + impl_args + " --backend cpu --seed 1 --time-limit 4 --format json");
+nlohmann::json grade_json(const std::string& impl_args, int expected_status, int lab = 3) {
+  const Result r = run("--lab " + std::to_string(lab) + " " + impl_args +
+                       " --backend cpu --seed 1 --time-limit 4 --format json");
   INFO("grader " << impl_args << "\n" << r.out << r.err);
   REQUIRE(r.status == expected_status);
   return nlohmann::json::parse(r.out);
@@ -257,4 +258,172 @@ TEST_CASE("--build-only builds the runners (GPU too where nvcc is) and grades no
   CHECK(r.status == 0);
   CHECK(r.out.find("lab 3 CPU runner: ") != std::string::npos);
   CHECK(r.out.find("Score") == std::string::npos);
+}
+
+// ---- stages 1 and 2 ---------------------------------------------------------
+
+namespace {
+
+std::string submission(int lab, const std::string& kind, const std::string& file) {
+  return "--impl " + kSource + "/tests/grader/lab0" + std::to_string(lab) + "/" + kind + "/" + file;
+}
+
+}  // namespace
+
+TEST_CASE("stage 1: the reference gets full marks and the skeleton loses every point") {
+  const auto reference = grade_json("--solutions", 0, 1);
+  CHECK(reference["score"] == 90);
+  CHECK(reference["skipped_points"] == 10);
+  const auto skeleton = grade_json("", 1, 1);
+  CHECK(skeleton["score"] == 0);
+  CHECK(output_of(skeleton, "puzzle 1, conflict free: 1 wavefront").find("not done yet") != std::string::npos);
+  // An unanswered prediction does not give the answer away.
+  const std::string p2 = output_of(skeleton, "prediction P2: float tile[32][32]; lane l reads tile[l][0] (words 0, 32, 64, 96, ...)");
+  CHECK(p2.find("not answered yet") != std::string::npos);
+  CHECK(p2.find("32") == std::string::npos);
+}
+
+TEST_CASE("stage 1: a correct submission written differently gets full marks") {
+  CHECK(grade_json(submission(1, "right", "alternative.cu"), 0, 1)["score"] == 90);
+}
+
+TEST_CASE("stage 1 known wrong: bank_of on bytes fails with the first wrong offset") {
+  const auto report = grade_json(submission(1, "wrong", "bank_of_bytes.cu"), 1, 1);
+  CHECK(report["score"] == 80);
+  CHECK(failing(report) == std::set<std::string>{"bank_of on every byte offset"});
+  CHECK(output_of(report, "bank_of on every byte offset").find("bank_of(1) = 1, expected 0") != std::string::npos);
+}
+
+TEST_CASE("stage 1 known wrong: word_of / 32 and bank_of & 31 both fail") {
+  const auto report = grade_json(submission(1, "wrong", "word_div_32.cu"), 1, 1);
+  CHECK(failing(report) == std::set<std::string>{"word_of on every byte offset", "bank_of on every byte offset"});
+  CHECK(output_of(report, "word_of on every byte offset").find("word_of(4) = 0, expected 1") != std::string::npos);
+  CHECK(output_of(report, "bank_of on every byte offset").find("63488 of 65536") != std::string::npos);
+}
+
+TEST_CASE("stage 1 known wrong: every puzzle and every prediction fails for its own reason") {
+  const auto report = grade_json(submission(1, "wrong", "puzzles_wrong.cu"), 1, 1);
+  CHECK(report["score"] == 20);
+  CHECK(failing(report).size() == 20);
+  const std::vector<std::pair<std::string, std::string>> expected = {
+      {"puzzle 1, conflict free: 1 wavefront", "yours: 2 wavefronts, expected: 1"},
+      {"puzzle 2, broadcast: 1 wavefront", "yours: 32 wavefronts, expected: 1"},
+      {"puzzle 3, multicast: 1 wavefront", "between 2 and 16 different words wanted; yours touch 1"},
+      {"puzzle 4, two way: 2 wavefronts", "yours: 4 wavefronts, expected: 2"},
+      {"puzzle 5, four way: 4 wavefronts", "yours: 2 wavefronts, expected: 4"},
+      {"puzzle 6, thirty two way: 32 wavefronts", "yours: 16 wavefronts, expected: 32"},
+      {"puzzle 7, one bank four words: 4 wavefronts", "exactly 4 different words wanted; yours touch 8"},
+      {"puzzle 8, bytes: 1 wavefront", "fewer than 32 different words wanted"},
+      {"puzzle 9, halves: 1 wavefront", "lane 0: offset 1 is not a multiple of the load's width"},
+      {"puzzle 10, partial warp: 8 wavefronts", "active lanes: yours 0-31, expected 0-7"},
+      {"prediction P1: float s[]; lane l reads s[l]", "yours: 32, expected: 1 wavefronts"},
+      {"prediction P10: 4-byte loads; lanes 0-15 read byte offset 52, lanes 16-31 byte offset 180",
+       "yours: 1, expected: 2 wavefronts"},
+  };
+  for (const auto& [check, text] : expected) {
+    INFO(check);
+    CHECK(output_of(report, check).find(text) != std::string::npos);
+  }
+  // A wrong cost shows the banksim command and the bank map that explain it.
+  const std::string why = output_of(report, "puzzle 4, two way: 2 wavefronts");
+  CHECK(why.find("banksim --width 4 --stride 4") != std::string::npos);
+  CHECK(why.find("wf  3") != std::string::npos);
+  CHECK(output_of(report, "prediction P1: float s[]; lane l reads s[l]").find("banksim --width 4 --stride 1") !=
+        std::string::npos);
+}
+
+TEST_CASE("stage 2: the reference gets full marks, a different correct submission too, the skeleton 36") {
+  CHECK(grade_json("--solutions", 0, 2)["score"] == 90);
+  CHECK(grade_json(submission(2, "right", "alternative.cu"), 0, 2)["score"] == 90);
+  const auto skeleton = grade_json("", 1, 2);
+  CHECK(skeleton["score"] == 36);
+  const std::string read = output_of(skeleton, "transpose16: every shared access at its ideal wavefronts");
+  CHECK(read.find("yours: 8 wavefronts, expected: 1") != std::string::npos);
+  CHECK(output_of(skeleton, "row_sums: every shared access at its ideal wavefronts")
+            .find("yours: 32 wavefronts, expected: 1") != std::string::npos);
+  CHECK(output_of(skeleton, "neighbour_distances: every shared access at its ideal wavefronts")
+            .find("yours: 4 wavefronts, expected: 1") != std::string::npos);
+}
+
+TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
+  const std::string degree = "conflict_degree on every stride 0-1024 and 1-32 active lanes";
+  struct Case {
+    const char* file;
+    std::set<std::string> fails;
+    std::string check, text;
+  };
+  const std::vector<Case> cases = {
+      {"degree_no_broadcast.cu", {degree}, degree, "conflict_degree(0, 2) = 2, expected 1"},
+      {"degree_full_warp.cu", {degree}, degree, "conflict_degree(2, 1) = 2, expected 1"},
+      {"rows_pitch_66.cu",
+       {"row_sums: every shared access at its ideal wavefronts", "row_sums: shared memory no more than 128 rows of 65 floats"},
+       "row_sums: every shared access at its ideal wavefronts", "yours: 2 wavefronts, expected: 1"},
+      {"rows_pitch_97.cu", {"row_sums: shared memory no more than 128 rows of 65 floats"},
+       "row_sums: shared memory no more than 128 rows of 65 floats", "yours: 49664 bytes"},
+      {"rows_no_bounds.cu", {"row_sums: no race, barrier divergence, uninitialised read or out-of-bounds access"},
+       "row_sums: no race, barrier divergence, uninitialised read or out-of-bounds access", "out-of-bounds global"},
+      {"particles_padded_linear_staging.cu", {"neighbour_distances: every shared access at its ideal wavefronts"},
+       "neighbour_distances: every shared access at its ideal wavefronts", "store of 4 bytes per lane"},
+      {"transpose16_pad17.cu", {"transpose16: every shared access at its ideal wavefronts"},
+       "transpose16: every shared access at its ideal wavefronts", "yours: 2 wavefronts, expected: 1"},
+      {"transpose16_no_sync.cu",
+       {"transpose16 is correct on 16x16,1x1,15x17,17x15,48x32,34x18 and random sizes",
+        "transpose16: no race, barrier divergence, uninitialised read or out-of-bounds access",
+        "transpose16: every shared access at its ideal wavefronts", "transpose16: shared memory no more than a 16x18 float tile"},
+       "transpose16: no race, barrier divergence, uninitialised read or out-of-bounds access", "shared-memory race"},
+      {"predictions_gcd_only.cu",
+       {"prediction P6: every lane reads word 7 (stride 0)", "prediction P9: only the even lanes are active; lane l reads word 2 l"},
+       "prediction P6: every lane reads word 7 (stride 0)", "yours: 32, expected: 1 wavefronts"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.file);
+    const auto report = grade_json(submission(2, "wrong", c.file), 1, 2);
+    CHECK(failing(report) == c.fails);
+    CHECK(output_of(report, c.check).find(c.text) != std::string::npos);
+  }
+}
+
+TEST_CASE("--lab all grades stages 1, 2 and 3; --list shows each") {
+  const Result r = run("--lab all --backend cpu --seed 1 --format json --time-limit 10");
+  CHECK(r.status == 1);
+  const auto json = nlohmann::json::parse(r.out);
+  REQUIRE(json["labs"].size() == 3);
+  CHECK(json["labs"][0]["lab"] == 1);
+  CHECK(json["labs"][1]["lab"] == 2);
+  CHECK(json["labs"][2]["lab"] == 3);
+  const Result list = run("--lab all --list");
+  CHECK(list.out.find("lab 1 (bank mapping)") != std::string::npos);
+  CHECK(list.out.find("lab 2 (stride and gcd)") != std::string::npos);
+  CHECK(list.out.find("4 points  conflict_degree equals the GPU's cycles per instruction  [GPU only]") !=
+        std::string::npos);
+}
+
+TEST_CASE("text reports of the stage 1 and 2 skeletons match their golden files") {
+  const Result one = run("--lab 1 --backend cpu --seed 1");
+  CHECK(one.status == 1);
+  check_golden("lab01_skeleton.txt", mask(one.out));
+  const Result two = run("--lab 2 --backend cpu --seed 1");
+  CHECK(two.status == 1);
+  check_golden("lab02_skeleton.txt", mask(two.out));
+}
+
+TEST_CASE("the prediction questions the rubric prices are the ones the lab files state") {
+  for (int lab : {1, 2}) {
+    const Result list = run("--lab " + std::to_string(lab) + " --list");
+    std::ifstream in(kSource + (lab == 1 ? "/labs/01-bank-mapping/bank_mapping.cu" : "/labs/02-stride-gcd/stride.cu"));
+    std::ostringstream text;
+    text << in.rdbuf();
+    std::istringstream lines(list.out);
+    std::string line;
+    int found = 0;
+    while (std::getline(lines, line)) {
+      const auto at = line.find("prediction P");
+      if (at == std::string::npos) continue;
+      const std::string rest = line.substr(at + 11);  // "P3: question"
+      INFO(rest);
+      CHECK(text.str().find("//   " + rest + ".") != std::string::npos);
+      ++found;
+    }
+    CHECK(found == 10);
+  }
 }

@@ -28,10 +28,10 @@ const Task kTasks[] = {
     {"rows", "row_sums", "1,127,128,256,300", "300", 128 * 65 * 4, "128 rows of 65 floats",
      "lanes walk down a column: at row pitch p they are p words apart, so gcd(p, 32) lanes share each bank", 1.5},
     {"particles", "neighbour_distances", "2,129,130,256,300", "300", 129 * 5 * 4, "129 particles of 5 floats",
-     "a field of a 4-float structure is 4 words from the same field of the next one: stride 4 is 4-way", 1.05},
+     "a field of a 4-float structure is 4 words from the same field of the next one: stride 4 is 4-way", 1.3},
     {"transpose16", "transpose16", "16x16,1x1,15x17,17x15,48x32,34x18", "33x31,48x32", 16 * 18 * 4,
      "a 16x18 float tile",
-     "a warp is two rows of 16 threads (lanes 0-15 and 16-31): work out the banks of both halves together", 1.2},
+     "a warp is two rows of 16 threads (lanes 0-15 and 16-31): work out the banks of both halves together", 1.02},
 };
 
 std::string random_shapes(const Task& task, std::uint64_t seed) {
