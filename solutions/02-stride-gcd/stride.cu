@@ -187,8 +187,9 @@ __global__ void transpose16(float* out, const float* in, int width, int height) 
   //! [warp rows]
   // A warp covers two tile rows: store each PAIR of rows as one 32-float
   // row, padded by 2. Element (r, c) is word 34 (r / 2) + 16 (r % 2) + c:
-  // a warp's write is 32 consecutive words, and the column read puts lane
-  // (r, c) in bank 2 r + c (mod 32): 32 different banks.
+  // a warp's write is 32 consecutive words, and the column read puts row r
+  // of column c in bank (r - r % 2) + 16 (r % 2) + c (mod 32): of the two
+  // columns a warp reads, c = 2w takes the 16 even banks, c = 2w + 1 the odd.
   __shared__ float pairs[TILE16 / 2][2 * TILE16 + 2];
   //! [warp rows]
   const int tx = threadIdx.x, ty = threadIdx.y;

@@ -65,7 +65,7 @@ std::vector<std::string> banksim_output(const std::string& args) {
 
 TEST_CASE("handout code snippets and tool outputs match what the kit compiles and prints") {
   int checked = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(BANKLAB_SOURCE_DIR) + "/handouts")) {
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(BANKLAB_SOURCE_DIR) + "/handouts")) {
     if (entry.path().extension() != ".md") continue;
     std::ifstream in(entry.path());
     const auto lines = read_lines(in);
