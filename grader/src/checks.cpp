@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <sstream>
 
 #include "banklab/emulator_json.hpp"
+#include "process.hpp"
 
 namespace banklab::grader {
 
@@ -239,6 +241,105 @@ bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, st
   out << "); the model's " << wavefronts << " wavefronts predict " << expected << " cycles";
   *description = out.str();
   return ok;
+}
+
+}  // namespace banklab::grader
+
+namespace banklab::grader {
+
+std::string random_odd_shapes(std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 3);
+  std::uniform_int_distribution<int> side(16, 160);
+  std::ostringstream out;
+  for (int i = 0; i < 2; ++i) out << (i ? "," : "") << (2 * side(rng) + 1) << 'x' << (2 * side(rng) + 1);
+  return out.str();
+}
+
+namespace {
+
+// "31x33: 12 of 1023 elements wrong; yours vs expected: out[0][31] NaN (never written) vs 1.5"
+std::string describe_transpose_run(const nlohmann::json& run) {
+  std::ostringstream out;
+  const long long total = run["width"].get<long long>() * run["height"].get<long long>();
+  out << run["width"] << "x" << run["height"] << ": ";
+  if (run.contains("error")) {
+    out << "CUDA error: " << run["error"].get<std::string>();
+    return out.str();
+  }
+  out << run["mismatches"] << " of " << total << " elements wrong";
+  bool first = true;
+  for (const auto& m : run["first_mismatches"]) {
+    out << (first ? "; yours vs expected: " : ", ") << "out[" << m["row"] << "][" << m["col"] << "] ";
+    out << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>()));
+    out << " vs " << number(m["expected"].get<double>());
+    first = false;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+Outcome check_transpose_answer(const RunnerAnswer& a, const std::string& shapes) {
+  if (!a.ok) return not_answered(a);
+  std::string problems;
+  for (const auto& run : a.data["runs"]) {
+    const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
+    if (run.contains("error") || run["mismatches"].get<long long>() != 0 || stopped) {
+      problems += (problems.empty() ? "" : "\n") + describe_transpose_run(run);
+      if (stopped) {
+        for (const auto& f : run["report"]["findings"]) problems += "\n" + describe_finding(f);
+      }
+    }
+  }
+  if (!problems.empty()) return Outcome::fail(problems + "\nexpected: out[x][y] == in[y][x] for every element");
+  return Outcome::pass("correct on " + shapes);
+}
+
+Outcome check_ratio(const std::string& measured, const std::string& what, double ratio, double limit, bool at_least) {
+  std::ostringstream out;
+  out.precision(3);
+  out << std::fixed << measured << "\n" << what << " = " << ratio << ", expected at " << (at_least ? "least " : "most ")
+      << limit;
+  return (at_least ? ratio >= limit : ratio <= limit) ? Outcome::pass(out.str()) : Outcome::fail(out.str());
+}
+
+Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const std::vector<std::string>& target_args,
+                             const nlohmann::json& predicted_report, const std::string& label) {
+  const std::string metrics =
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
+      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
+  std::vector<std::string> argv = {"ncu", "--csv", "--metrics", metrics, "-k", "regex:^" + kernel + "$", ctx.gpu_runner()};
+  argv.insert(argv.end(), target_args.begin(), target_args.end());
+  const double limit = std::max(120.0, ctx.time_limit());
+  const ProcessResult r = run_process(argv, limit);
+  if (r.failed_to_start || (r.exited && r.exit_code == 127))
+    return Outcome::skip("Nsight Compute (ncu) is not installed here");
+  long long measured[2] = {-1, -1};  // ld, st
+  std::istringstream csv(r.out);
+  std::string line;
+  while (std::getline(csv, line)) {
+    for (int op = 0; op < 2; ++op) {
+      if (line.find(op == 0 ? "shared_op_ld.sum" : "shared_op_st.sum") == std::string::npos) continue;
+      const auto last_quote = line.rfind('"');
+      const auto before = line.rfind('"', last_quote - 1);
+      std::string value = line.substr(before + 1, last_quote - before - 1);
+      value.erase(std::remove(value.begin(), value.end(), ','), value.end());
+      measured[op] = std::atoll(value.c_str());
+    }
+  }
+  if (measured[0] < 0 || measured[1] < 0) {
+    return Outcome::skip("Nsight Compute could not measure here (" + r.describe(limit) + "):\n" + r.err.substr(0, 600) +
+                         r.out.substr(0, 600));
+  }
+  long long predicted[2] = {0, 0};
+  for (const auto& l : predicted_report["lines"]) {
+    predicted[l["stores"].get<long long>() > 0 ? 1 : 0] += l["wavefronts"].get<long long>();
+  }
+  std::ostringstream out;
+  out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted[0]
+      << "; shared store wavefronts " << measured[1] << " vs " << predicted[1];
+  return measured[0] == predicted[0] && measured[1] == predicted[1] ? Outcome::pass(out.str())
+                                                                    : Outcome::fail(out.str());
 }
 
 }  // namespace banklab::grader

@@ -79,4 +79,25 @@ Outcome check_prediction(const Prediction& prediction, const nlohmann::json& ans
 /// per wavefront, the 1-wavefront load floor). Returns a one-line description.
 bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, std::string* description);
 
+/// Two odd WIDTHxHEIGHT shapes (33 to 321) drawn from the seed: "45x201,99x63".
+std::string random_odd_shapes(std::uint64_t seed);
+
+/// A transpose runner's answer ({"runs": [{width, height, mismatches,
+/// first_mismatches, report?} | {width, height, error}]}): passes when every
+/// run is correct and finished; otherwise lists each wrong run with its first
+/// elements ("yours vs expected") and the findings of a run that stopped.
+Outcome check_transpose_answer(const RunnerAnswer& answer, const std::string& shapes);
+
+/// A GPU ratio against a limit: passes when ratio >= limit (`at_least`) or
+/// ratio <= limit; the message is `measured` then "<what> = R, expected at
+/// least|most L".
+Outcome check_ratio(const std::string& measured, const std::string& what, double ratio, double limit, bool at_least);
+
+/// Nsight Compute's instrumented shared wavefront counters (loads, stores)
+/// for one launch of `kernel` in the GPU runner started with `target_args`,
+/// against the sums over `predicted`'s lines (an emulator report of the same
+/// launch). Skips when ncu is missing or cannot measure here.
+Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const std::vector<std::string>& target_args,
+                             const nlohmann::json& predicted, const std::string& label);
+
 }  // namespace banklab::grader

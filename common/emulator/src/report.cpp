@@ -27,6 +27,8 @@ std::string_view to_string(FindingKind kind) {
       return "out-of-bounds global access";
     case FindingKind::kSharedOutOfBounds:
       return "out-of-bounds shared access";
+    case FindingKind::kMisalignedShared:
+      return "misaligned shared access";
     case FindingKind::kCrash:
       return "crash";
     case FindingKind::kTimeLimit:

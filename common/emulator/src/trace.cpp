@@ -53,10 +53,31 @@ void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool
   }
 }
 
+// A GPU requires an access of 2, 4, 8 or 16 bytes to start at a multiple of
+// its size and stops the kernel with "misaligned address" otherwise (a float4
+// read through a float* that is not 16-byte aligned, e.g. in a row padded by
+// one float). The emulator reports it and leaves the access out of the costs.
+void report_misaligned(const Thread& self, std::size_t offset, unsigned size, bool write, std::uintptr_t pc) {
+  Finding& f = add_finding(FindingKind::kMisalignedShared, pc, 0,
+                           std::string("shared ") + (write ? "write" : "read") + " of " + std::to_string(size) +
+                               " bytes at an offset that is not a multiple of " + std::to_string(size) +
+                               " (on a GPU the kernel stops with 'misaligned address')");
+  if (f.details.empty()) {
+    f.details.push_back("first by " + thread_text(self) + " of " + block_text() + ": " + describe_shared(offset) +
+                        ", " + std::to_string(offset % size) + " bytes past a multiple of " + std::to_string(size));
+    f.details.push_back("a " + std::to_string(size) + "-byte access needs every row (and the variable) to start at a multiple of " +
+                        std::to_string(size) + " bytes: check the row length (padding) and the vector casts");
+  }
+}
+
 }  // namespace
 
 void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic) {
   const Thread& self = *g_rt.current;
+  if ((size == 2 || size == 4 || size == 8 || size == 16) && offset % size != 0) {
+    report_misaligned(self, offset, size, write, pc);
+    return;
+  }
   const auto tid = static_cast<std::uint16_t>(self.linear);
   const std::uint32_t epoch = g_rt.epoch;
   const std::size_t end = std::min<std::size_t>(offset + size, g_rt.shadow.size());

@@ -24,53 +24,10 @@ constexpr int kNcuSize = 256;
 // partial tiles both ways and full tiles.
 const std::string kBehaviourShapes = "31x33,33x31,64x64";
 
-// Two odd shapes from the seed, so that every run tries new sizes.
-std::string random_shapes(std::uint64_t seed) {
-  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 3);
-  std::uniform_int_distribution<int> side(16, 160);
-  std::ostringstream out;
-  for (int i = 0; i < 2; ++i) out << (i ? "," : "") << (2 * side(rng) + 1) << 'x' << (2 * side(rng) + 1);
-  return out.str();
-}
-
-// "12 of 1023 elements wrong; first: out[0][31] expected 1.5, got NaN (never written)"
-std::string describe_run_failure(const nlohmann::json& run) {
-  std::ostringstream out;
-  const long long total = run["width"].get<long long>() * run["height"].get<long long>();
-  out << run["width"] << "x" << run["height"] << ": ";
-  if (run.contains("error")) {
-    out << "CUDA error: " << run["error"].get<std::string>();
-    return out.str();
-  }
-  out << run["mismatches"] << " of " << total << " elements wrong";
-  bool first = true;
-  for (const auto& m : run["first_mismatches"]) {
-    out << (first ? "; yours vs expected: " : ", ") << "out[" << m["row"] << "][" << m["col"] << "] ";
-    out << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>()));
-    out << " vs " << number(m["expected"].get<double>());
-    first = false;
-  }
-  return out.str();
-}
-
 // Correctness on a list of shapes, on the backend in use.
 Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
-  const RunnerAnswer& a = ctx.backend() == Backend::kGpu
-                              ? ctx.gpu({"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())})
-                              : ctx.cpu({"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())});
-  if (!a.ok) return not_answered(a);
-  std::string problems;
-  for (const auto& run : a.data["runs"]) {
-    const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
-    if (run.contains("error") || run["mismatches"].get<long long>() != 0 || stopped) {
-      problems += (problems.empty() ? "" : "\n") + describe_run_failure(run);
-      if (stopped) {
-        for (const auto& f : run["report"]["findings"]) problems += "\n" + describe_finding(f);
-      }
-    }
-  }
-  if (!problems.empty()) return Outcome::fail(problems + "\nexpected: out[x][y] == in[y][x] for every element");
-  return Outcome::pass("correct on " + shapes);
+  const std::vector<std::string> args = {"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+  return check_transpose_answer(ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args), shapes);
 }
 
 // The emulator runs whose findings and costs the shared-memory checks read.
@@ -119,65 +76,18 @@ Outcome check_speedup(GradeContext& ctx, bool against_solution) {
   std::ostringstream out;
   out.precision(3);
   out << std::fixed << "median of 20 runs, " << kTimingSize << "x" << kTimingSize << " floats: yours " << student
-      << " ms, conflicted tile " << conflicted << " ms, reference solution " << solution << " ms\n";
-  if (against_solution) {
-    const double ratio = student / solution;
-    out << "yours / solution = " << ratio << ", expected at most 1.100";
-    return ratio <= 1.10 ? Outcome::pass(out.str()) : Outcome::fail(out.str());
-  }
-  const double speedup = conflicted / student;
-  out << "speed-up over the conflicted tile = " << speedup << "x, expected at least 1.500x";
-  return speedup >= 1.5 ? Outcome::pass(out.str()) : Outcome::fail(out.str());
+      << " ms, conflicted tile " << conflicted << " ms, reference solution " << solution << " ms";
+  if (against_solution) return check_ratio(out.str(), "yours / solution", student / solution, 1.10, false);
+  return check_ratio(out.str(), "speed-up over the conflicted tile", conflicted / student, 1.5, true);
 }
 
 // Nsight Compute's instrumented shared wavefront counters against the emulator.
 Outcome check_ncu(GradeContext& ctx) {
-  const std::string metrics =
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-  const std::vector<std::string> argv = {"ncu",
-                                         "--csv",
-                                         "--metrics",
-                                         metrics,
-                                         "-k",
-                                         "regex:^transpose_padded$",
-                                         ctx.gpu_runner(),
-                                         "ncu-target",
-                                         "--size",
-                                         std::to_string(kNcuSize)};
-  const ProcessResult r = run_process(argv, std::max(120.0, ctx.time_limit()));
-  if (r.failed_to_start || (r.exited && r.exit_code == 127))
-    return Outcome::skip("Nsight Compute (ncu) is not installed here");
-  long long measured[2] = {-1, -1};  // ld, st
-  std::istringstream csv(r.out);
-  std::string line;
-  while (std::getline(csv, line)) {
-    for (int op = 0; op < 2; ++op) {
-      const std::string name = op == 0 ? "shared_op_ld.sum" : "shared_op_st.sum";
-      if (line.find(name) == std::string::npos) continue;
-      const auto last_quote = line.rfind('"');
-      const auto before = line.rfind('"', last_quote - 1);
-      std::string value = line.substr(before + 1, last_quote - before - 1);
-      value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-      measured[op] = std::atoll(value.c_str());
-    }
-  }
-  if (measured[0] < 0 || measured[1] < 0) {
-    return Outcome::skip("Nsight Compute could not measure here (" + r.describe(120) + "):\n" + r.err.substr(0, 600) +
-                         r.out.substr(0, 600));
-  }
   const std::string shape = std::to_string(kNcuSize) + "x" + std::to_string(kNcuSize);
   const RunnerAnswer& a = ctx.cpu({"run", "--shapes", shape, "--seed", seed_text(ctx.seed())});
   if (!a.ok) return Outcome::skip("no emulator prediction: " + a.error);
-  long long predicted[2] = {0, 0};
-  for (const auto& l : a.data["runs"][0]["report"]["lines"]) {
-    predicted[l["stores"].get<long long>() > 0 ? 1 : 0] += l["wavefronts"].get<long long>();
-  }
-  std::ostringstream out;
-  out << shape << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted[0]
-      << "; shared store wavefronts " << measured[1] << " vs " << predicted[1];
-  return measured[0] == predicted[0] && measured[1] == predicted[1] ? Outcome::pass(out.str())
-                                                                    : Outcome::fail(out.str());
+  return check_ncu_wavefronts(ctx, "transpose_padded", {"ncu-target", "--size", std::to_string(kNcuSize)},
+                              a.data["runs"][0]["report"], shape);
 }
 
 }  // namespace
@@ -198,7 +108,7 @@ Rubric lab03_rubric() {
   add("transpose of 1024x2048 and 2048x1024", "correctness", 10, {}, false,
       [](GradeContext& c) { return check_shapes(c, "1024x2048,2048x1024"); });
   add("transpose of two random odd shapes", "correctness", 10, {}, false,
-      [](GradeContext& c) { return check_shapes(c, random_shapes(c.seed())); });
+      [](GradeContext& c) { return check_shapes(c, random_odd_shapes(c.seed())); });
   add("no out-of-bounds memory access", "correctness", 5, {}, false, [](GradeContext& c) {
     return check_behaviour_findings(c, {"out-of-bounds global access", "out-of-bounds shared access"},
                           "check the bounds test of every global read and write (x < width, y + j < height)");

@@ -30,6 +30,7 @@ extern template void templated_stride<2>(int* out);
 void two_shared_arrays(int* out);
 void indexes_past_shared(float* out);
 void long_shared_loop(float* out, int iterations);
+void float4_in_padded_rows(float4* out);
 void half_round_trip(float* out);
 
 using banklab::emu::FindingKind;
@@ -293,6 +294,24 @@ TEST_CASE("a shared index past the end of the kernel's array is an out-of-bounds
   REQUIRE(f != nullptr);
   CHECK(f->where.line == line_of("bug_kernels.cu", "SHARED_OOB"));
   CHECK(f->count == 32);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a float4 read of a row padded by one float is a misaligned shared access, reported before it faults") {
+  float4* out = device_array<float4>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), float4_in_padded_rows, out);
+  const auto* f = finding(report, FindingKind::kMisalignedShared);
+  REQUIRE(f != nullptr);
+  CHECK(f->where.line == line_of("bug_kernels.cu", "MISALIGNED_FLOAT4"));
+  CHECK(f->message.find("misaligned address") != std::string::npos);
+  // Lane 1's row starts at byte 132, 4 bytes past a multiple of 16.
+  REQUIRE(f->details.size() == 2);
+  CHECK(f->details[0].find("thread (1,0,0)") != std::string::npos);
+  CHECK(f->details[0].find("4 bytes past a multiple of 16") != std::string::npos);
+  // The host compiler's aligned 16-byte load then faults, as the GPU does:
+  // the launch stops there.
+  CHECK(report.findings.front().kind == FindingKind::kMisalignedShared);
+  CHECK_FALSE(report.completed);
   banklab::emu::device_free(out);
 }
 

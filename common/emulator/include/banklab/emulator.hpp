@@ -31,6 +31,7 @@ enum class FindingKind {
   kUninitializedSharedRead,  ///< a shared byte read before anything in the block wrote it
   kGlobalOutOfBounds,        ///< a global access outside every allocation
   kSharedOutOfBounds,        ///< a shared access outside the kernel's shared variables
+  kMisalignedShared,         ///< a 2/4/8/16-byte shared access at an offset not a multiple of its size
   kCrash,                    ///< a signal (segfault, abort, ...) in kernel code
   kTimeLimit,                ///< the launch ran past its time limit (an infinite loop?)
   kInvalidLaunch,            ///< a launch configuration CUDA would reject

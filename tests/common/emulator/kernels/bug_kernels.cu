@@ -113,6 +113,15 @@ __global__ void indexes_past_shared(float* out) {
   out[threadIdx.x] = a[threadIdx.x + 40];  // SHARED_OOB
 }
 
+// A float4 read of a row padded by one float: rows 1, 2, 3, 5, ... start 4,
+// 8 or 12 bytes past a multiple of 16, which a GPU rejects.
+__global__ void float4_in_padded_rows(float4* out) {
+  __shared__ float tile[32][33];
+  for (int c = 0; c < 33; ++c) tile[threadIdx.x][c] = static_cast<float>(c);
+  __syncthreads();
+  out[threadIdx.x] = *reinterpret_cast<const float4*>(&tile[threadIdx.x][0]);  // MISALIGNED_FLOAT4
+}
+
 __global__ void long_shared_loop(float* out, int iterations) {
   __shared__ float s[32];
   if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;

@@ -1,0 +1,117 @@
+// What the GPU runners share (nvcc only): CUDA errors reported as the JSON
+// answer the grader reads, correctness runs of a transpose kernel with
+// poisoned outputs, and interleaved median timings.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "json_writer.hpp"
+#include "transpose_harness.hpp"
+
+namespace harness {
+
+/// Prints {"backend": "gpu", "error": "what: CUDA's message"} and exits 3.
+[[noreturn]] inline void gpu_error_exit(const char* what, cudaError_t error) {
+  Json j;
+  j.open('{').key("backend").value(std::string("gpu"));
+  j.key("error").value(std::string(what) + ": " + cudaGetErrorString(error));
+  j.close('}');
+  std::printf("%s\n", j.str().c_str());
+  std::exit(3);
+}
+
+#define HARNESS_CUDA_CHECK(call)                                             \
+  do {                                                                       \
+    const cudaError_t harness_error_ = (call);                               \
+    if (harness_error_ != cudaSuccess) harness::gpu_error_exit(#call, harness_error_); \
+  } while (0)
+
+using TransposeKernel = void (*)(float*, const float*, int, int);
+
+/// The launch every transpose stage uses: blocks of 32x8 threads, one per
+/// 32x32 tile, partial tiles at the right and bottom edges.
+inline void launch_transpose(TransposeKernel kernel, float* out, const float* in, int width, int height) {
+  const dim3 grid((width + 31) / 32, (height + 31) / 32);
+  kernel<<<grid, dim3(32, 8)>>>(out, in, width, height);
+}
+
+/// Runs `kernel` on each shape (seeded input, NaN-poisoned output) and prints
+/// {"backend": "gpu", "seed": N, "runs": [{width, height, mismatches,
+/// first_mismatches} | {width, height, error}]}. A kernel fault poisons the
+/// CUDA context, so the runs stop at the first error.
+inline int run_transpose(TransposeKernel kernel, const std::vector<Shape>& shapes, std::uint64_t seed) {
+  Json j;
+  j.open('{').key("backend").value(std::string("gpu")).key("seed").value(static_cast<long long>(seed));
+  j.key("runs").open('[');
+  for (const Shape s : shapes) {
+    const std::vector<float> in = make_input(s, seed);
+    const std::size_t bytes = in.size() * sizeof(float);
+    float *d_in = nullptr, *d_out = nullptr;
+    HARNESS_CUDA_CHECK(cudaMalloc(&d_in, bytes));
+    HARNESS_CUDA_CHECK(cudaMalloc(&d_out, bytes));
+    HARNESS_CUDA_CHECK(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
+    HARNESS_CUDA_CHECK(cudaMemset(d_out, kPoisonByte, bytes));
+    launch_transpose(kernel, d_out, d_in, s.width, s.height);
+    cudaError_t error = cudaGetLastError();
+    if (error == cudaSuccess) error = cudaDeviceSynchronize();
+    std::vector<float> out(in.size());
+    if (error == cudaSuccess) error = cudaMemcpy(out.data(), d_out, bytes, cudaMemcpyDeviceToHost);
+    j.open('{');
+    if (error != cudaSuccess) {
+      j.key("width").value(static_cast<long long>(s.width)).key("height").value(static_cast<long long>(s.height));
+      j.key("error").value(std::string(cudaGetErrorString(error)));
+      j.close('}').close(']').close('}');
+      std::printf("%s\n", j.str().c_str());
+      return 0;
+    }
+    write_comparison(j, s, compare(s, in, out.data()));
+    j.close('}');
+    cudaFree(d_in);
+    cudaFree(d_out);
+  }
+  j.close(']').close('}');
+  std::printf("%s\n", j.str().c_str());
+  return 0;
+}
+
+/// Median milliseconds of `repeats` timed calls of each launch, the launches
+/// interleaved (so that clock changes hit all alike), after 3 warm-up calls
+/// of each. Exits through gpu_error_exit on a CUDA error.
+inline std::vector<double> median_times(const std::vector<std::function<void()>>& launches, int repeats) {
+  std::vector<std::vector<float>> times(launches.size());
+  cudaEvent_t start, stop;
+  HARNESS_CUDA_CHECK(cudaEventCreate(&start));
+  HARNESS_CUDA_CHECK(cudaEventCreate(&stop));
+  for (const auto& launch : launches) {
+    for (int w = 0; w < 3; ++w) launch();
+  }
+  HARNESS_CUDA_CHECK(cudaGetLastError());
+  HARNESS_CUDA_CHECK(cudaDeviceSynchronize());
+  for (int r = 0; r < repeats; ++r) {
+    for (std::size_t k = 0; k < launches.size(); ++k) {
+      HARNESS_CUDA_CHECK(cudaEventRecord(start));
+      launches[k]();
+      HARNESS_CUDA_CHECK(cudaEventRecord(stop));
+      HARNESS_CUDA_CHECK(cudaEventSynchronize(stop));
+      HARNESS_CUDA_CHECK(cudaGetLastError());
+      float ms = 0;
+      HARNESS_CUDA_CHECK(cudaEventElapsedTime(&ms, start, stop));
+      times[k].push_back(ms);
+    }
+  }
+  cudaEventDestroy(start);
+  cudaEventDestroy(stop);
+  std::vector<double> medians;
+  for (auto& t : times) {
+    std::sort(t.begin(), t.end());
+    medians.push_back(t[t.size() / 2]);
+  }
+  return medians;
+}
+
+}  // namespace harness

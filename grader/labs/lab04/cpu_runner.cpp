@@ -1,0 +1,116 @@
+// Stage-4 runner on the CPU emulator. Prints one JSON object per command:
+//   runner maps                          swizzle over the 32x32 tile, swizzle_chunk over 32 rows x 8 chunks
+//   runner run --task transpose --shapes 32x32,31x33 --seed N [--time-limit S]
+//   runner run --task chunks --shapes 1,3 --passes P --seed N [--time-limit S]
+//          (chunks: shapes are tile counts) per shape the comparison with
+//          the CPU reference (outputs poisoned first) and the emulator's report
+#include <chrono>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include "transpose_cpu.hpp"  // first: the emulator's CUDA types (float4)
+#include "student_api.hpp"
+
+namespace {
+
+nlohmann::json maps() {
+  nlohmann::json scalar = nlohmann::json::array(), chunk = nlohmann::json::array();
+  for (int row = 0; row < lab04::kTile; ++row) {
+    nlohmann::json s = nlohmann::json::array(), c = nlohmann::json::array();
+    for (int col = 0; col < lab04::kTile; ++col) s.push_back(swizzle(row, col));
+    for (int k = 0; k < lab04::kChunks; ++k) c.push_back(swizzle_chunk(row, k));
+    scalar.push_back(s);
+    chunk.push_back(c);
+  }
+  return {{"backend", "cpu"}, {"swizzle", scalar}, {"swizzle_chunk", chunk}};
+}
+
+int parse_count(const std::string& text, int minimum, int maximum) {
+  char* end = nullptr;
+  const long value = std::strtol(text.c_str(), &end, 10);
+  if (end == text.c_str() || *end != '\0' || value < minimum || value > maximum) {
+    std::cerr << "runner: bad count '" << text << "' (expected a whole number from " << minimum << " to " << maximum
+              << ")\n";
+    std::exit(2);
+  }
+  return static_cast<int>(value);
+}
+
+nlohmann::json run_chunks(int tiles, int passes, std::uint64_t seed, double time_limit) {
+  const std::vector<float> in = lab04::make_chunk_input(tiles, seed);
+  const std::vector<float> expected = lab04::expected_chunks(in, tiles, passes);
+  const std::size_t bytes = in.size() * sizeof(float);
+  auto* d_in = static_cast<float4*>(banklab::emu::device_malloc(bytes));
+  auto* d_out = static_cast<float4*>(banklab::emu::device_malloc(bytes));
+  std::memcpy(static_cast<void*>(d_in), in.data(), bytes);
+  std::memset(static_cast<void*>(d_out), harness::kPoisonByte, bytes);
+  banklab::emu::LaunchOptions options;
+  options.time_limit_seconds = time_limit;
+  const auto report = banklab::emu::launch(options, dim3(tiles), dim3(lab04::kChunkThreads), chunk_transpose_swizzled,
+                                           d_out, static_cast<const float4*>(d_in), passes);
+  const auto* got = reinterpret_cast<const float*>(d_out);
+  long long mismatches = 0;
+  nlohmann::json first = nlohmann::json::array();
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
+    if (first.size() < 5) {
+      const lab04::ChunkElement e = lab04::chunk_element(i);
+      first.push_back({{"index", i},
+                       {"tile", e.tile},
+                       {"row", e.row},
+                       {"chunk", e.chunk},
+                       {"component", e.component},
+                       {"expected", expected[i]},
+                       {"got", std::isfinite(got[i]) ? nlohmann::json(got[i]) : nlohmann::json()}});
+    }
+    ++mismatches;
+  }
+  banklab::emu::device_free(d_in);
+  banklab::emu::device_free(d_out);
+  return {{"tiles", tiles},
+          {"passes", passes},
+          {"mismatches", mismatches},
+          {"first_mismatches", first},
+          {"report", banklab::emu::to_json(report)}};
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  std::string task, shapes;
+  std::uint64_t seed = 1;
+  double time_limit = 20;
+  int passes = 1;
+  for (int i = 2; i + 1 < argc; i += 2) {
+    const std::string flag = argv[i];
+    if (flag == "--task") task = argv[i + 1];
+    if (flag == "--shapes") shapes = argv[i + 1];
+    if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
+    if (flag == "--time-limit") time_limit = std::atof(argv[i + 1]);
+    if (flag == "--passes") passes = parse_count(argv[i + 1], 1, 64);
+  }
+  nlohmann::json out = {{"backend", "cpu"}, {"seed", seed}};
+  if (command == "maps") {
+    out = maps();
+  } else if (command == "run" && task == "transpose" && !shapes.empty()) {
+    out["runs"] = harness::run_transpose_on_emulator(transpose_swizzled, shapes, seed, time_limit);
+  } else if (command == "run" && task == "chunks" && !shapes.empty()) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
+    out["runs"] = nlohmann::json::array();
+    std::stringstream list(shapes);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+      out["runs"].push_back(run_chunks(parse_count(item, 1, 4096), passes, seed, std::max(0.1, left)));
+      if (!out["runs"].back()["report"]["completed"].get<bool>()) break;
+    }
+  } else {
+    std::cerr << "usage: runner maps | run --task transpose --shapes WxH,... --seed N"
+                 " | run --task chunks --shapes TILES,... --passes P --seed N\n";
+    return 2;
+  }
+  std::cout << out.dump() << '\n';
+  return 0;
+}
