@@ -383,28 +383,97 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
   }
 }
 
-TEST_CASE("--lab all grades stages 1, 2 and 3; --list shows each") {
+TEST_CASE("--lab all grades stages 1 to 4; --list shows each") {
   const Result r = run("--lab all --backend cpu --seed 1 --format json --time-limit 10");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
-  REQUIRE(json["labs"].size() == 3);
-  CHECK(json["labs"][0]["lab"] == 1);
-  CHECK(json["labs"][1]["lab"] == 2);
-  CHECK(json["labs"][2]["lab"] == 3);
+  REQUIRE(json["labs"].size() == 4);
+  for (int i = 0; i < 4; ++i) CHECK(json["labs"][i]["lab"] == i + 1);
   const Result list = run("--lab all --list");
   CHECK(list.out.find("lab 1 (bank mapping)") != std::string::npos);
   CHECK(list.out.find("lab 2 (stride and gcd)") != std::string::npos);
+  CHECK(list.out.find("lab 4 (XOR swizzle)") != std::string::npos);
   CHECK(list.out.find("4 points  conflict_degree equals the GPU's cycles per instruction  [GPU only]") !=
         std::string::npos);
 }
 
-TEST_CASE("text reports of the stage 1 and 2 skeletons match their golden files") {
+namespace {
+
+const std::string kMapColumns = "swizzle spreads each logical column over 32 banks";
+const std::string kMapRange = "swizzle keeps every element in its row (values 0-31)";
+const std::string kSwSquare = "transpose_swizzled: transpose of a 32x32 matrix";
+const std::string kSwPartial = "transpose_swizzled: partial tiles 1x1, 31x33, 33x31";
+const std::string kSwLarge = "transpose_swizzled: 1024x2048 and 2048x1024";
+const std::string kSwRandom = "transpose_swizzled: two random odd shapes";
+const std::string kSwFindings =
+    "transpose_swizzled: no out-of-bounds, misaligned, racy or uninitialised access, no barrier divergence";
+const std::string kSwWrite = "transpose_swizzled: tile write costs 1 wavefront per warp instruction";
+const std::string kSwRead = "transpose_swizzled: tile read costs 1 wavefront per warp instruction";
+const std::string kSwSize = "transpose_swizzled: shared memory no more than a 32x32 float tile (4096 bytes)";
+const std::string kChunkMap = "swizzle_chunk spreads each chunk over 8 places in every 8 rows a quarter-warp reads";
+const std::string kChunkCorrect = "chunk_transpose_swizzled: correct, 1 and 3 read passes";
+const std::string kChunkFindings =
+    "chunk_transpose_swizzled: no misaligned, out-of-bounds, racy or uninitialised access";
+const std::string kChunkWrite = "chunk_transpose_swizzled: float4 tile write costs the ideal 4 wavefronts";
+const std::string kChunkRead = "chunk_transpose_swizzled: float4 column-chunk read costs the ideal 4 wavefronts";
+const std::string kChunkSize = "chunk_transpose_swizzled: shared memory no more than 4096 bytes";
+
+}  // namespace
+
+TEST_CASE("stage 4: the reference and a rotation-based submission get full marks; the skeleton shows 32- and 8-way") {
+  CHECK(grade_json("--solutions", 0, 4)["score"] == 90);
+  CHECK(grade_json(submission(4, "right", "alternative.cu"), 0, 4)["score"] == 90);
+  const auto skeleton = grade_json("", 1, 4);
+  CHECK(skeleton["score"] == 70);
+  CHECK(failing(skeleton) == std::set<std::string>{kMapColumns, kSwRead, kChunkMap, kChunkRead});
+  CHECK(output_of(skeleton, kSwRead).find("yours: 32 wavefronts, expected: 1") != std::string::npos);
+  CHECK(output_of(skeleton, kSwRead).find("banksim --width 4 --stride 32") != std::string::npos);
+  CHECK(output_of(skeleton, kChunkRead).find("yours: 32 wavefronts, expected: 4") != std::string::npos);
+  CHECK(output_of(skeleton, kChunkRead).find("(worst group: 8-way)") != std::string::npos);
+  CHECK(output_of(skeleton, kMapColumns).find("logical column 0: rows 0 and 1 both land in physical column 0") !=
+        std::string::npos);
+}
+
+TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
+  struct Case {
+    const char* file;
+    std::set<std::string> fails;
+    std::string check, text;
+  };
+  const std::set<std::string> wrong_data = {kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings,
+                                            kSwWrite,  kSwRead,    kSwSize};
+  const std::vector<Case> cases = {
+      {"write_only_swizzle.cu", wrong_data, kSwSquare, "yours vs expected: out[0][1]"},
+      {"read_only_swizzle.cu", wrong_data, kSwFindings, "uninitialised shared read"},
+      {"wrong_bits.cu", {kMapColumns, kSwRead}, kSwRead, "yours: 2 wavefronts, expected: 1"},
+      {"row_plus_one.cu", {kMapRange, kSwFindings}, kMapRange, "swizzle(31, 0) = 32: outside 0..31"},
+      {"padded_not_swizzled.cu", {kMapColumns, kSwSize}, kSwSize, "4224 bytes"},
+      {"swizzle_row_index.cu", {kSwRead}, kSwRead, "yours: 32 wavefronts, expected: 1"},
+      {"chunk_write_only.cu", {kChunkCorrect, kChunkWrite, kChunkRead, kChunkSize}, kChunkCorrect,
+       "chunk 0 of row 1, .x"},
+      {"chunk_pad_one_float.cu", {kChunkMap, kChunkCorrect, kChunkFindings, kChunkWrite, kChunkRead, kChunkSize},
+       kChunkFindings, "misaligned shared access"},
+      {"chunk_pad_four_floats.cu", {kChunkMap, kChunkSize}, kChunkSize, "4608 bytes"},
+      {"chunk_wrong_bits.cu", {kChunkMap, kChunkRead}, kChunkRead, "yours: 16 wavefronts, expected: 4"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.file);
+    const auto report = grade_json(submission(4, "wrong", c.file), 1, 4);
+    CHECK(failing(report) == c.fails);
+    CHECK(output_of(report, c.check).find(c.text) != std::string::npos);
+  }
+}
+
+TEST_CASE("text reports of the stage 1, 2 and 4 skeletons match their golden files") {
   const Result one = run("--lab 1 --backend cpu --seed 1");
   CHECK(one.status == 1);
   check_golden("lab01_skeleton.txt", mask(one.out));
   const Result two = run("--lab 2 --backend cpu --seed 1");
   CHECK(two.status == 1);
   check_golden("lab02_skeleton.txt", mask(two.out));
+  const Result four = run("--lab 4 --backend cpu --seed 1");
+  CHECK(four.status == 1);
+  check_golden("lab04_skeleton.txt", mask(four.out));
 }
 
 TEST_CASE("the prediction questions the rubric prices are the ones the lab files state") {

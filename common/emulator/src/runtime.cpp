@@ -421,6 +421,10 @@ void report_crash(const LaunchOptions& options) {
     } else if (t != nullptr && a >= reinterpret_cast<std::uintptr_t>(g_stacks.memory) &&
                a < reinterpret_cast<std::uintptr_t>(g_stacks.top(g_stacks.count - 1))) {
       message = "stack overflow in " + who + " (large local arrays or deep recursion?)";
+    } else if (t != nullptr && g_rt.last_misaligned_pc != 0 && g_rt.last_misaligned_pc == g_rt.last_pc) {
+      // The host's aligned vector instructions fault on the same access the GPU rejects.
+      message = "misaligned shared access stopped the kernel in " + who + ", as it does on a GPU";
+      detail = "see the misaligned shared access finding for the offset";
     } else {
       std::ostringstream out;
       out << "address 0x" << std::hex << a << " is not memory the kernel may touch";

@@ -89,6 +89,7 @@ struct Runtime {
   LaunchReport* report = nullptr;
   std::string kernel_mangled;
   std::uintptr_t last_pc = 0;  // of the latest access in kernel code
+  std::uintptr_t last_misaligned_pc = 0;  // of the latest misaligned shared access
   std::vector<Thread> threads;
   std::vector<WarpState> warps;
 

@@ -58,6 +58,7 @@ void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool
 // read through a float* that is not 16-byte aligned, e.g. in a row padded by
 // one float). The emulator reports it and leaves the access out of the costs.
 void report_misaligned(const Thread& self, std::size_t offset, unsigned size, bool write, std::uintptr_t pc) {
+  g_rt.last_misaligned_pc = pc;
   Finding& f = add_finding(FindingKind::kMisalignedShared, pc, 0,
                            std::string("shared ") + (write ? "write" : "read") + " of " + std::to_string(size) +
                                " bytes at an offset that is not a multiple of " + std::to_string(size) +
@@ -167,6 +168,7 @@ PcTrace& WarpTrace::find(std::uintptr_t pc) {
 
 void Runtime::trace_begin_launch() {
   pc_stats.clear();
+  last_misaligned_pc = 0;
   shared_accesses = 0;
   pending_instances = 0;
   untraced_accesses = 0;
