@@ -106,6 +106,32 @@ TEST_CASE("row ^ col swizzle costs one wavefront for rows and for columns") {
   }
 }
 
+// CuTe's Swizzle<B, M, S> on an offset: the B bits above bit M+S, shifted
+// down by S, are XORed into bits M..M+B-1 (cute/swizzle.hpp's documented
+// formula). On byte offsets with B=3, M=4, S=3 (a 128-byte swizzle of
+// 16-byte chunks) it XORs bits 7-9 (row % 8 of 128-byte rows) into bits 4-6
+// (the chunk): stage 4's chunk ^ (row % 8).
+TEST_CASE("CuTe's Swizzle<3,4,3> on byte offsets is chunk ^ (row % 8), and its float4 column reads cost 4 wavefronts") {
+  const auto cute_swizzle = [](std::int64_t offset) {
+    constexpr int kBits = 3, kBase = 4, kShift = 3;
+    constexpr std::int64_t mask = ((std::int64_t{1} << kBits) - 1) << (kBase + kShift);
+    return offset ^ ((offset & mask) >> kShift);
+  };
+  for (int row = 0; row < 32; ++row) {
+    for (int chunk = 0; chunk < 8; ++chunk) {
+      const std::int64_t logical = 128 * row + 16 * chunk;
+      CHECK(cute_swizzle(logical) == 128 * row + 16 * (chunk ^ (row % 8)));
+    }
+  }
+  for (int chunk = 0; chunk < 8; ++chunk) {
+    std::array<std::int64_t, 32> offsets{};
+    for (int lane = 0; lane < 32; ++lane) offsets[lane] = cute_swizzle(128 * lane + 16 * chunk);
+    const auto cost = banklab::price(WarpAccess::make(16, MemOp::kLoad, offsets));
+    CHECK(cost.wavefronts == 4);
+    CHECK(cost.bank_conflicts == 0);
+  }
+}
+
 TEST_CASE("wavefronts are never fewer than the ideal, and inactive lanes cost nothing") {
   std::mt19937 rng(11);
   for (int trial = 0; trial < 2000; ++trial) {

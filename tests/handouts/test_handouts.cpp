@@ -101,3 +101,36 @@ TEST_CASE("handout code snippets and tool outputs match what the kit compiles an
   }
   CHECK(checked >= 3);
 }
+
+TEST_CASE("handout figures are the ones banklab_figures draws from the bank model, and every image link resolves") {
+  const std::filesystem::path fresh = std::filesystem::path(BANKLAB_TEST_TMP) / "figures";
+  std::filesystem::remove_all(fresh);
+  const auto result = banklab::test::run_command(std::string(BANKLAB_FIGURES_PATH) + " " + fresh.string());
+  REQUIRE(result.status == 0);
+  const std::filesystem::path committed = std::string(BANKLAB_SOURCE_DIR) + "/handouts/figures";
+  int figures = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(fresh)) {
+    INFO(entry.path().filename().string() << " (regenerate: build/common/figures/banklab_figures handouts/figures)");
+    std::ifstream a(entry.path()), b(committed / entry.path().filename());
+    REQUIRE(b.good());
+    std::stringstream x, y;
+    x << a.rdbuf();
+    y << b.rdbuf();
+    CHECK(x.str() == y.str());
+    ++figures;
+  }
+  CHECK(figures >= 6);
+  // Every ![...](figures/NAME.svg) in a handout names a committed figure.
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(std::string(BANKLAB_SOURCE_DIR) + "/handouts")) {
+    if (entry.path().extension() != ".md") continue;
+    std::ifstream in(entry.path());
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string s = text.str();
+    const std::regex image(R"(!\[[^\]]*\]\(((\.\./)?figures/[^)]+)\))");
+    for (std::sregex_iterator it(s.begin(), s.end(), image), end; it != end; ++it) {
+      INFO(entry.path().filename().string() << ": " << (*it)[0]);
+      CHECK(std::filesystem::exists(entry.path().parent_path() / (*it)[1].str()));
+    }
+  }
+}
