@@ -33,33 +33,47 @@ namespace harness {
 
 using TransposeKernel = void (*)(float*, const float*, int, int);
 
-/// The launch every transpose stage uses: blocks of 32x8 threads, one per
-/// 32x32 tile, partial tiles at the right and bottom edges.
-inline void launch_transpose(TransposeKernel kernel, float* out, const float* in, int width, int height) {
-  const dim3 grid((width + 31) / 32, (height + 31) / 32);
-  kernel<<<grid, dim3(32, 8)>>>(out, in, width, height);
+/// The launch every transpose stage uses: one block of `block` threads per
+/// tile x tile elements, partial tiles at the right and bottom edges.
+template <class T>
+void launch_transpose(void (*kernel)(T*, const T*, int, int), T* out, const T* in, int width, int height,
+                      int tile = 32, dim3 block = dim3(32, 8)) {
+  const dim3 grid((width + tile - 1) / tile, (height + tile - 1) / tile);
+  kernel<<<grid, block>>>(out, in, width, height);
 }
 
 /// Runs `kernel` on each shape (seeded input, NaN-poisoned output) and prints
 /// {"backend": "gpu", "seed": N, "runs": [{width, height, mismatches,
-/// first_mismatches} | {width, height, error}]}. A kernel fault poisons the
-/// CUDA context, so the runs stop at the first error.
-inline int run_transpose(TransposeKernel kernel, const std::vector<Shape>& shapes, std::uint64_t seed) {
+/// first_mismatches} | {width, height, error}]}. Bits is an unsigned integer
+/// of the element's size; float inputs are make_input's, others
+/// make_input_bits'. A kernel fault poisons the CUDA context, so the runs stop
+/// at the first error.
+template <class Bits, class T>
+int run_transpose(void (*kernel)(T*, const T*, int, int), const std::vector<Shape>& shapes, std::uint64_t seed,
+                  int tile = 32, dim3 block = dim3(32, 8)) {
+  static_assert(sizeof(Bits) == sizeof(T), "Bits must be an integer of the element's size");
   Json j;
   j.open('{').key("backend").value(std::string("gpu")).key("seed").value(static_cast<long long>(seed));
   j.key("runs").open('[');
   for (const Shape s : shapes) {
-    const std::vector<float> in = make_input(s, seed);
-    const std::size_t bytes = in.size() * sizeof(float);
-    float *d_in = nullptr, *d_out = nullptr;
+    std::vector<Bits> in;
+    if (sizeof(Bits) == 4) {
+      const std::vector<float> f = make_input(s, seed);
+      in.resize(f.size());
+      std::memcpy(in.data(), f.data(), f.size() * sizeof(float));
+    } else {
+      in = make_input_bits<Bits>(s, seed);
+    }
+    const std::size_t bytes = in.size() * sizeof(Bits);
+    T *d_in = nullptr, *d_out = nullptr;
     HARNESS_CUDA_CHECK(cudaMalloc(&d_in, bytes));
     HARNESS_CUDA_CHECK(cudaMalloc(&d_out, bytes));
     HARNESS_CUDA_CHECK(cudaMemcpy(d_in, in.data(), bytes, cudaMemcpyHostToDevice));
     HARNESS_CUDA_CHECK(cudaMemset(d_out, kPoisonByte, bytes));
-    launch_transpose(kernel, d_out, d_in, s.width, s.height);
+    launch_transpose(kernel, d_out, d_in, s.width, s.height, tile, block);
     cudaError_t error = cudaGetLastError();
     if (error == cudaSuccess) error = cudaDeviceSynchronize();
-    std::vector<float> out(in.size());
+    std::vector<Bits> out(in.size());
     if (error == cudaSuccess) error = cudaMemcpy(out.data(), d_out, bytes, cudaMemcpyDeviceToHost);
     j.open('{');
     if (error != cudaSuccess) {
@@ -69,7 +83,7 @@ inline int run_transpose(TransposeKernel kernel, const std::vector<Shape>& shape
       std::printf("%s\n", j.str().c_str());
       return 0;
     }
-    write_comparison(j, s, compare(s, in, out.data()));
+    write_comparison(j, s, compare_transpose(s, in.data(), out.data()));
     j.close('}');
     cudaFree(d_in);
     cudaFree(d_out);

@@ -17,28 +17,47 @@ namespace harness {
 
 using TransposeFunction = void (*)(float*, const float*, int, int);
 
-/// Runs `kernel` (block 32x8, one block per 32x32 tile) on every shape of
-/// "32x32,31x33": [{width, height, mismatches, first_mismatches, report}].
-/// The time limit is for all shapes together; after a launch that ran out of
-/// time (an infinite loop), the remaining shapes are not run.
-inline nlohmann::json run_transpose_on_emulator(TransposeFunction kernel, const std::string& shapes_text,
-                                                std::uint64_t seed, double time_limit) {
+/// The input of a transpose of T: seeded floats for float, random finite bit
+/// patterns (make_input_bits) for double and half.
+template <class Bits>
+std::vector<Bits> transpose_input(Shape s, std::uint64_t seed) {
+  if constexpr (sizeof(Bits) == 4) {
+    const std::vector<float> f = make_input(s, seed);
+    std::vector<Bits> bits(f.size());
+    std::memcpy(bits.data(), f.data(), f.size() * sizeof(float));
+    return bits;
+  } else {
+    return make_input_bits<Bits>(s, seed);
+  }
+}
+
+/// Runs `kernel` (one block of `block` threads per tile x tile elements) on
+/// every shape of "32x32,31x33": [{width, height, mismatches,
+/// first_mismatches, report}]. T is the kernel's element type, Bits an
+/// unsigned integer of its size (the runner's view of the data). The time
+/// limit is for all shapes together; after a launch that ran out of time (an
+/// infinite loop), the remaining shapes are not run.
+template <class Bits, class T>
+nlohmann::json run_transpose_on_emulator(void (*kernel)(T*, const T*, int, int), const std::string& shapes_text,
+                                         std::uint64_t seed, double time_limit, int tile = 32,
+                                         dim3 block = dim3(32, 8)) {
+  static_assert(sizeof(Bits) == sizeof(T), "Bits must be an integer of the element's size");
   nlohmann::json runs = nlohmann::json::array();
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
   for (const Shape s : parse_shapes(shapes_text)) {
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    const std::vector<float> in = make_input(s, seed);
-    const std::size_t bytes = in.size() * sizeof(float);
-    auto* d_in = static_cast<float*>(banklab::emu::device_malloc(bytes));
-    auto* d_out = static_cast<float*>(banklab::emu::device_malloc(bytes));
+    const std::vector<Bits> in = transpose_input<Bits>(s, seed);
+    const std::size_t bytes = in.size() * sizeof(Bits);
+    void* d_in = banklab::emu::device_malloc(bytes);
+    void* d_out = banklab::emu::device_malloc(bytes);
     std::memcpy(d_in, in.data(), bytes);
     std::memset(d_out, kPoisonByte, bytes);
     banklab::emu::LaunchOptions options;
     options.time_limit_seconds = std::max(0.1, left);
-    const dim3 grid((s.width + 31) / 32, (s.height + 31) / 32);
-    const auto report =
-        banklab::emu::launch(options, grid, dim3(32, 8), kernel, d_out, static_cast<const float*>(d_in), s.width, s.height);
-    const Comparison c = compare(s, in, d_out);
+    const dim3 grid((s.width + tile - 1) / tile, (s.height + tile - 1) / tile);
+    const auto report = banklab::emu::launch(options, grid, block, kernel, static_cast<T*>(d_out),
+                                             static_cast<const T*>(d_in), s.width, s.height);
+    const Comparison c = compare_transpose(s, in.data(), static_cast<const Bits*>(d_out));
     nlohmann::json first = nlohmann::json::array();
     for (const Mismatch& m : c.first) {
       first.push_back({{"row", m.x},

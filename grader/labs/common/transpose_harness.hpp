@@ -49,13 +49,55 @@ inline std::vector<float> make_input(Shape s, std::uint64_t seed) {
   return in;
 }
 
-/// Bytes written over the output before each run: a float NaN, so that an
-/// element the kernel never writes cannot look right.
+/// Random elements of another type, as raw bits (Bits: std::uint64_t for
+/// double, std::uint16_t for half): finite values of either sign, so that
+/// the NaN poison below never looks like an input.
+template <class Bits>
+std::vector<Bits> make_input_bits(Shape s, std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(s.width) << 32) ^
+                      static_cast<std::uint64_t>(s.height) ^ sizeof(Bits));
+  std::vector<Bits> in(static_cast<std::size_t>(s.width) * static_cast<std::size_t>(s.height));
+  for (Bits& v : in) {
+    if (sizeof(Bits) == 8) {
+      std::uniform_real_distribution<double> value(-1e6, 1e6);
+      const double d = value(rng);
+      std::memcpy(&v, &d, sizeof v);
+    } else {
+      // half: exponent below 31 (finite), any mantissa, either sign.
+      v = static_cast<Bits>(std::uniform_int_distribution<unsigned>(0, 0x7bffu)(rng) |
+                            (std::uniform_int_distribution<unsigned>(0, 1)(rng) << 15));
+    }
+  }
+  return in;
+}
+
+/// The value a bit pattern stands for, for reports (float, double or half).
+template <class Bits>
+double bits_value(Bits bits) {
+  if (sizeof(Bits) == 8) {
+    double d;
+    std::memcpy(&d, &bits, sizeof d);
+    return d;
+  }
+  if (sizeof(Bits) == 4) {
+    float f;
+    std::memcpy(&f, &bits, sizeof f);
+    return f;
+  }
+  const unsigned h = static_cast<unsigned>(bits), exponent = (h >> 10) & 31u, mantissa = h & 1023u;
+  const double sign = (h >> 15) ? -1.0 : 1.0;
+  if (exponent == 31) return mantissa ? std::nan("") : sign * HUGE_VAL;
+  if (exponent == 0) return sign * std::ldexp(static_cast<double>(mantissa), -24);
+  return sign * std::ldexp(static_cast<double>(mantissa | 1024u), static_cast<int>(exponent) - 25);
+}
+
+/// Bytes written over the output before each run: a NaN for float, double
+/// and half, so that an element the kernel never writes cannot look right.
 constexpr int kPoisonByte = 0xff;
 
 struct Mismatch {
   int x = 0, y = 0;  // in the output: row x, column y (out is height wide)
-  float expected = 0, got = 0;
+  double expected = 0, got = 0;
 };
 
 struct Comparison {
@@ -63,20 +105,25 @@ struct Comparison {
   std::vector<Mismatch> first;  // up to 5
 };
 
-/// out must be the transpose of in: out[x * height + y] == in[y * width + x].
-inline Comparison compare(Shape s, const std::vector<float>& in, const float* out) {
+/// out must be the transpose of in, bit for bit: out[x * height + y] == in[y * width + x].
+template <class T>
+Comparison compare_transpose(Shape s, const T* in, const T* out) {
   Comparison c;
   for (int y = 0; y < s.height; ++y) {
     for (int x = 0; x < s.width; ++x) {
-      const float expected = in[static_cast<std::size_t>(y) * s.width + x];
-      const float got = out[static_cast<std::size_t>(x) * s.height + y];
-      if (std::memcmp(&expected, &got, sizeof(float)) != 0) {
-        if (c.first.size() < 5) c.first.push_back({x, y, expected, got});
+      const T& expected = in[static_cast<std::size_t>(y) * s.width + x];
+      const T& got = out[static_cast<std::size_t>(x) * s.height + y];
+      if (std::memcmp(&expected, &got, sizeof(T)) != 0) {
+        if (c.first.size() < 5) c.first.push_back({x, y, bits_value(expected), bits_value(got)});
         ++c.mismatches;
       }
     }
   }
   return c;
+}
+
+inline Comparison compare(Shape s, const std::vector<float>& in, const float* out) {
+  return compare_transpose(s, in.data(), out);
 }
 
 inline void write_comparison(Json& j, Shape s, const Comparison& c) {

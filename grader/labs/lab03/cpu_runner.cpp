@@ -29,7 +29,7 @@ int main(int argc, char** argv) {
     std::cerr << "usage: runner run --shapes WxH[,WxH...] --seed N [--time-limit SECONDS]\n";
     return 2;
   }
-  const nlohmann::json runs = harness::run_transpose_on_emulator(transpose_padded, shapes_text, seed, time_limit);
+  const nlohmann::json runs = harness::run_transpose_on_emulator<std::uint32_t>(transpose_padded, shapes_text, seed, time_limit);
   std::cout << nlohmann::json{{"backend", "cpu"}, {"seed", seed}, {"runs", runs}}.dump() << '\n';
   return 0;
 }

@@ -66,7 +66,7 @@ int main(int argc, char** argv) {
     else if (flag == "--repeats")
       repeats = std::max(1, std::atoi(argv[i + 1]));
   }
-  if (command == "run") return harness::run_transpose(transpose_padded, harness::parse_shapes(shapes), seed);
+  if (command == "run") return harness::run_transpose<std::uint32_t>(transpose_padded, harness::parse_shapes(shapes), seed);
   if (command == "time") return time_kernels(size, repeats);
   if (command == "ncu-target") return ncu_target(size);
   std::fprintf(stderr, "usage: runner run --shapes WxH,... --seed N | time --size N --repeats R | ncu-target --size N\n");

@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   if (command == "maps") {
     out = maps();
   } else if (command == "run" && task == "transpose" && !shapes.empty()) {
-    out["runs"] = harness::run_transpose_on_emulator(transpose_swizzled, shapes, seed, time_limit);
+    out["runs"] = harness::run_transpose_on_emulator<std::uint32_t>(transpose_swizzled, shapes, seed, time_limit);
   } else if (command == "run" && task == "chunks" && !shapes.empty()) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
     out["runs"] = nlohmann::json::array();

@@ -156,7 +156,7 @@ int main(int argc, char** argv) {
   }
   const bool chunks = task == "chunks";
   if (command == "run" && chunks) return run_chunks(shapes, passes, seed);
-  if (command == "run") return harness::run_transpose(transpose_swizzled, harness::parse_shapes(shapes), seed);
+  if (command == "run") return harness::run_transpose<std::uint32_t>(transpose_swizzled, harness::parse_shapes(shapes), seed);
   if (command == "time" && chunks) return time_chunks(tiles, passes, repeats);
   if (command == "time") return time_transpose(size, repeats);
   if (command == "ncu-target") return ncu_target(task, size, tiles, passes);
