@@ -199,16 +199,16 @@ __global__ void sum_quads(float* out, const float* in, int n_quads) {
 // H200? Write your number before running banksim; the grader prices each
 // access with the bank model and explains a wrong answer.
 //
-// P1:  every lane loads the same double.
-// P2:  every lane loads the same float4.
-// P3:  every lane stores to the same double.
-// P4:  every lane stores to the same float4.
-// P5:  lane l loads double l (consecutive doubles; lanes 0 and 16 share a bank).
-// P6:  lane l loads float4 l.
-// P7:  lane l loads tile[l][0] of double tile[32][16].
-// P8:  lane l loads double l / 2 (lanes 2t and 2t+1 load the same double).
-// P9:  only lanes 0-7 are active; lane l loads double l.
-// P10: lane l loads tile[l][0] of half tile[64][65].
+//   P1: every lane loads the same double.
+//   P2: every lane loads the same float4.
+//   P3: every lane stores to the same double.
+//   P4: every lane stores to the same float4.
+//   P5: lane l loads double l (consecutive doubles; lanes 0 and 16 share a bank).
+//   P6: lane l loads float4 l.
+//   P7: lane l loads tile[l][0] of double tile[32][16].
+//   P8: lane l loads double l / 2 (lanes 2t and 2t+1 load the same double).
+//   P9: only lanes 0-7 are active; lane l loads double l.
+//   P10: lane l loads tile[l][0] of half tile[64][65].
 //! [predictions]
 int predicted_wavefronts[10] = {1, 2, 2, 4, 2, 4, 32, 1, 1, 2};
 //! [predictions]

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -383,16 +384,17 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
   }
 }
 
-TEST_CASE("--lab all grades stages 1 to 4; --list shows each") {
+TEST_CASE("--lab all grades stages 1 to 5; --list shows each") {
   const Result r = run("--lab all --backend cpu --seed 1 --format json --time-limit 10");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
-  REQUIRE(json["labs"].size() == 4);
-  for (int i = 0; i < 4; ++i) CHECK(json["labs"][i]["lab"] == i + 1);
+  REQUIRE(json["labs"].size() == 5);
+  for (int i = 0; i < 5; ++i) CHECK(json["labs"][i]["lab"] == i + 1);
   const Result list = run("--lab all --list");
   CHECK(list.out.find("lab 1 (bank mapping)") != std::string::npos);
   CHECK(list.out.find("lab 2 (stride and gcd)") != std::string::npos);
   CHECK(list.out.find("lab 4 (XOR swizzle)") != std::string::npos);
+  CHECK(list.out.find("lab 5 (broadcast and wide types)") != std::string::npos);
   CHECK(list.out.find("4 points  conflict_degree equals the GPU's cycles per instruction  [GPU only]") !=
         std::string::npos);
 }
@@ -464,7 +466,7 @@ TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
   }
 }
 
-TEST_CASE("text reports of the stage 1, 2 and 4 skeletons match their golden files") {
+TEST_CASE("text reports of the stage 1, 2, 4 and 5 skeletons match their golden files") {
   const Result one = run("--lab 1 --backend cpu --seed 1");
   CHECK(one.status == 1);
   check_golden("lab01_skeleton.txt", mask(one.out));
@@ -474,12 +476,82 @@ TEST_CASE("text reports of the stage 1, 2 and 4 skeletons match their golden fil
   const Result four = run("--lab 4 --backend cpu --seed 1");
   CHECK(four.status == 1);
   check_golden("lab04_skeleton.txt", mask(four.out));
+  const Result five = run("--lab 5 --backend cpu --seed 1");
+  CHECK(five.status == 1);
+  check_golden("lab05_skeleton.txt", mask(five.out));
+}
+
+TEST_CASE("stage 5: the reference and a differently written submission get full marks; the skeleton shows each ideal") {
+  CHECK(grade_json("--solutions", 0, 5)["score"] == 90);
+  CHECK(grade_json(submission(5, "right", "alternative.cu"), 0, 5)["score"] == 90);
+  const auto skeleton = grade_json("", 1, 5);
+  CHECK(skeleton["score"] == 44);
+  CHECK(output_of(skeleton, "poly_eval: every shared access at its ideal wavefronts")
+            .find("yours: 8 wavefronts, expected: 1") != std::string::npos);
+  // 8-byte and 16-byte lines are compared with their ideal (2 and 4), not with 1.
+  CHECK(output_of(skeleton, "transpose_double: tile read at its ideal wavefronts")
+            .find("yours: 32 wavefronts, expected: 2") != std::string::npos);
+  CHECK(output_of(skeleton, "transpose_half: tile read at its ideal wavefronts")
+            .find("yours: 32 wavefronts, expected: 1") != std::string::npos);
+  CHECK(output_of(skeleton, "sum_quads: every shared access at its ideal wavefronts")
+            .find("yours: 4 wavefronts, expected: 1") != std::string::npos);
+  CHECK(output_of(skeleton, "prediction P2: every lane loads the same float4").find("not answered") !=
+        std::string::npos);
+}
+
+TEST_CASE("stage 5 known wrong submissions each lose exactly their checks") {
+  const std::string poly_correct = "poly_eval is correct on 1,127,128,1000 and random sizes";
+  const std::string poly_findings =
+      "poly_eval: no race, barrier divergence, uninitialised, misaligned or out-of-bounds access";
+  const std::string poly_cost = "poly_eval: every shared access at its ideal wavefronts";
+  const std::string poly_memory = "poly_eval: shared memory no more than one copy of the 8 coefficients";
+  const std::string double_read = "transpose_double: tile read at its ideal wavefronts";
+  const std::string double_memory = "transpose_double: shared memory no more than a 32x33 double tile";
+  const std::string half_correct = "transpose_half is correct on 64x64,1x1,63x65,65x63,130x70 and random sizes";
+  const std::string half_findings =
+      "transpose_half: no race, barrier divergence, uninitialised, misaligned or out-of-bounds access";
+  const std::string half_read = "transpose_half: tile read at its ideal wavefronts";
+  const std::string half_write = "transpose_half: tile write at its ideal wavefronts";
+  const std::string half_memory = "transpose_half: shared memory no more than a 64x66 half tile";
+  const std::string quads_cost = "sum_quads: every shared access at its ideal wavefronts";
+  const auto p = [](const char* id, const char* question) { return std::string("prediction ") + id + ": " + question; };
+  struct Case {
+    const char* file;
+    std::set<std::string> fails;
+    std::string check, text;
+  };
+  const std::vector<Case> cases = {
+      {"poly_wrong_order.cu", {poly_correct, poly_cost, poly_memory}, poly_correct, "outputs wrong; yours vs expected"},
+      {"poly_no_sync.cu", {poly_correct, poly_findings, poly_cost, poly_memory}, poly_findings, "shared-memory race"},
+      {"poly_per_warp_tables.cu", {poly_memory}, poly_memory, "yours: 128 bytes"},
+      {"double_pad2.cu", {double_read, double_memory}, double_read, "yours: 4 wavefronts, expected: 2"},
+      {"double_pad3.cu", {double_memory}, double_memory, "yours: 8960 bytes"},
+      {"half_pad1.cu", {half_read}, half_read, "yours: 2 wavefronts, expected: 1"},
+      {"half_no_bounds.cu", {half_correct, half_findings, half_read, half_write, half_memory}, half_findings,
+       "out-of-bounds global"},
+      {"quads_float2.cu", {quads_cost}, quads_cost, "yours: 4 wavefronts, expected: 2"},
+      {"predictions_word_rule.cu",
+       {p("P2", "every lane loads the same float4"), p("P3", "every lane stores to the same double"),
+        p("P4", "every lane stores to the same float4"),
+        p("P5", "lane l loads double l (consecutive doubles; lanes 0 and 16 share a bank)"),
+        p("P6", "lane l loads float4 l"), p("P10", "lane l loads tile[l][0] of half tile[64][65]")},
+       p("P6", "lane l loads float4 l"), "yours: 1, expected: 4 wavefronts"},
+  };
+  for (const Case& c : cases) {
+    INFO(c.file);
+    const auto report = grade_json(submission(5, "wrong", c.file), 1, 5);
+    CHECK(failing(report) == c.fails);
+    CHECK(output_of(report, c.check).find(c.text) != std::string::npos);
+  }
 }
 
 TEST_CASE("the prediction questions the rubric prices are the ones the lab files state") {
-  for (int lab : {1, 2}) {
+  const std::map<int, std::string> files = {{1, "/labs/01-bank-mapping/bank_mapping.cu"},
+                                            {2, "/labs/02-stride-gcd/stride.cu"},
+                                            {5, "/labs/05-wide-types/wide.cu"}};
+  for (const auto& [lab, file] : files) {
     const Result list = run("--lab " + std::to_string(lab) + " --list");
-    std::ifstream in(kSource + (lab == 1 ? "/labs/01-bank-mapping/bank_mapping.cu" : "/labs/02-stride-gcd/stride.cu"));
+    std::ifstream in(kSource + file);
     std::ostringstream text;
     text << in.rdbuf();
     std::istringstream lines(list.out);

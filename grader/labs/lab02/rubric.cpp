@@ -8,38 +8,18 @@
 
 #include "checks.hpp"
 #include "rubric.hpp"
+#include "task_checks.hpp"
 
 namespace banklab::grader {
 
 namespace {
 
-struct Task {
-  const char* id;           ///< the runners' --task
-  const char* kernel;       ///< the student's kernel
-  std::string shapes;       ///< correctness shapes (plus random ones)
-  std::string behaviour;    ///< the run the shared-memory checks read
-  std::size_t max_bytes;    ///< shared-memory bound
-  const char* bound_text;   ///< what that bound is
-  const char* hint;         ///< for a conflicted line
-  double min_speedup;       ///< GPU: conflicted reference time / yours, at least
-};
-
-const Task kTasks[] = {
-    {"rows", "row_sums", "1,127,128,256,300", "300", 128 * 65 * 4, "128 rows of 65 floats",
-     "lanes walk down a column: at row pitch p they are p words apart, so gcd(p, 32) lanes share each bank", 1.5},
-    {"particles", "neighbour_distances", "2,129,130,256,300", "300", 129 * 5 * 4, "129 particles of 5 floats",
-     "a field of a 4-float structure is 4 words from the same field of the next one: stride 4 is 4-way", 1.3},
-    {"transpose16", "transpose16", "16x16,1x1,15x17,17x15,48x32,34x18", "33x31,48x32", 16 * 18 * 4,
-     "a 16x18 float tile",
-     "a warp is two rows of 16 threads (lanes 0-15 and 16-31): work out the banks of both halves together", 1.02},
-};
-
-std::string random_shapes(const Task& task, std::uint64_t seed) {
+std::string random_shapes(const std::string& id, std::uint64_t seed) {
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 11);
   std::uniform_int_distribution<int> count(2, 700);
   std::uniform_int_distribution<int> side(8, 100);
   std::ostringstream out;
-  if (std::string(task.id) == "transpose16") {
+  if (id == "transpose16") {
     out << 2 * side(rng) + 1 << 'x' << 2 * side(rng) + 1 << ',' << 2 * side(rng) + 2 << 'x' << 2 * side(rng);
   } else {
     // an odd count and an even one that is not a multiple of the block
@@ -50,79 +30,25 @@ std::string random_shapes(const Task& task, std::uint64_t seed) {
   return out.str();
 }
 
-const RunnerAnswer& run_task(GradeContext& ctx, const Task& task, const std::string& shapes, bool on_backend) {
-  const std::vector<std::string> args = {"run", "--task", task.id, "--shapes", shapes, "--seed", seed_text(ctx.seed())};
-  return on_backend && ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args);
+KernelTask task(const char* id, const char* kernel, const char* shapes, const char* behaviour, std::size_t max_bytes,
+                const char* bound_text, const char* hint, double min_speedup) {
+  return {id,   kernel, shapes, behaviour, max_bytes, bound_text,
+          hint, "pad by less: an odd pitch is enough for a stride walk",
+          min_speedup, [id = std::string(id)](std::uint64_t seed) { return random_shapes(id, seed); }};
 }
 
-Outcome check_correct(GradeContext& ctx, const Task& task) {
-  const std::string shapes = task.shapes + "," + random_shapes(task, ctx.seed());
-  const RunnerAnswer& a = run_task(ctx, task, shapes, true);
-  if (!a.ok) return not_answered(a);
-  std::string problems;
-  for (const auto& run : a.data["runs"]) {
-    const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
-    const std::string shape = run["shape"].get<std::string>();
-    if (run.contains("error")) {
-      problems += (problems.empty() ? "" : "\n") + shape + ": CUDA error: " + run["error"].get<std::string>();
-      continue;
-    }
-    if (run["mismatches"].get<long long>() == 0 && !stopped) continue;
-    std::ostringstream out;
-    out << shape << ": " << run["mismatches"] << " of " << run["elements"] << " outputs wrong";
-    bool first = true;
-    for (const auto& m : run["first_mismatches"]) {
-      out << (first ? "; yours vs expected: " : ", ") << "[" << (m["index"].is_string() ? m["index"].get<std::string>()
-                                                                                          : m["index"].dump())
-          << "] " << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>()))
-          << " vs " << number(m["expected"].get<double>());
-      first = false;
-    }
-    if (stopped) {
-      for (const auto& f : run["report"]["findings"]) out << "\n" << describe_finding(f);
-    }
-    problems += (problems.empty() ? "" : "\n") + out.str();
-  }
-  if (!problems.empty()) return Outcome::fail(problems);
-  return Outcome::pass("correct on " + shapes);
-}
-
-std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
-  std::vector<LabelledReport> reports;
-  for (const auto& run : a.data["runs"]) reports.push_back({run["shape"].get<std::string>(), run["report"]});
-  return reports;
-}
-
-Outcome check_task_findings(GradeContext& ctx, const Task& task) {
-  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
-  if (!a.ok) return not_answered(a);
-  return check_findings(behaviour_reports(a),
-                        {"out-of-bounds global access", "out-of-bounds shared access", "barrier divergence",
-                         "deadlock", "shared-memory race", "uninitialised shared read"},
-                        "bounds checks on every global access, __syncthreads() reached by every thread, between "
-                        "staging and reading",
-                        task.behaviour);
-}
-
-Outcome check_task_cost(GradeContext& ctx, const Task& task) {
-  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
-  if (!a.ok) return not_answered(a);
-  for (const auto& run : a.data["runs"]) {
-    if (!run["report"]["completed"].get<bool>()) {
-      return Outcome::fail("could not check: the kernel did not finish on " + run["shape"].get<std::string>());
-    }
-  }
-  return check_line_costs(behaviour_reports(a), LineKind::kAll, ctx.verbose(),
-                          std::string("no shared-memory access found: ") + task.kernel +
-                              " must stage its data in shared memory",
-                          task.hint);
-}
-
-Outcome check_task_memory(GradeContext& ctx, const Task& task) {
-  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
-  if (!a.ok) return not_answered(a);
-  return check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(), task.max_bytes,
-                            task.bound_text, "pad by less: an odd pitch is enough for a stride walk");
+const std::vector<KernelTask>& tasks() {
+  static const std::vector<KernelTask> all = {
+      task("rows", "row_sums", "1,127,128,256,300", "300", 128 * 65 * 4, "128 rows of 65 floats",
+           "lanes walk down a column: at row pitch p they are p words apart, so gcd(p, 32) lanes share each bank", 1.5),
+      task("particles", "neighbour_distances", "2,129,130,256,300", "300", 129 * 5 * 4, "129 particles of 5 floats",
+           "a field of a 4-float structure is 4 words from the same field of the next one: stride 4 is 4-way", 1.3),
+      task("transpose16", "transpose16", "16x16,1x1,15x17,17x15,48x32,34x18", "33x31,48x32", 16 * 18 * 4,
+           "a 16x18 float tile",
+           "a warp is two rows of 16 threads (lanes 0-15 and 16-31): work out the banks of both halves together",
+           1.02),
+  };
+  return all;
 }
 
 Outcome check_degree(GradeContext& ctx) {
@@ -167,17 +93,6 @@ Outcome check_degree_on_gpu(GradeContext& ctx) {
   return all ? Outcome::pass(details) : Outcome::fail(details + "\nexpected: conflict_degree equal to the GPU's cycles");
 }
 
-Outcome check_speedup(GradeContext& ctx, const Task& task) {
-  const RunnerAnswer& a = ctx.gpu({"time", "--task", task.id, "--repeats", "20"});
-  if (!a.ok) return not_answered(a);
-  const double student = a.data["student"].get<double>(), conflicted = a.data["conflicted"].get<double>();
-  std::ostringstream out;
-  out.precision(3);
-  out << std::fixed << "median of 20 runs: yours " << student << " ms, conflicted reference " << conflicted
-      << " ms; speed-up " << conflicted / student << "x, expected at least " << task.min_speedup << "x";
-  return conflicted / student >= task.min_speedup ? Outcome::pass(out.str()) : Outcome::fail(out.str());
-}
-
 std::vector<Prediction> predictions() {
   auto strided = [](std::string id, std::string question, std::int64_t stride, std::int64_t base_word,
                     LaneMask lanes = 0xffffffffu) {
@@ -208,14 +123,14 @@ Rubric lab02_rubric() {
     r.checks.push_back({std::move(name), std::move(part), points, std::move(needs), gpu_only, std::move(run)});
   };
   add("conflict_degree on every stride 0-1024 and 1-32 active lanes", "the formula", 10, {}, false, check_degree);
-  for (const Task& task : kTasks) {
+  for (const KernelTask& task : tasks()) {
     const std::string kernel = task.kernel;
     const std::string correct = kernel + " is correct on " + task.shapes + " and random sizes";
-    add(correct, "correctness", 8, {}, false, [&task](GradeContext& c) { return check_correct(c, task); });
+    add(correct, "correctness", 8, {}, false, [&task](GradeContext& c) { return check_task_correct(c, task); });
     add(kernel + ": no race, barrier divergence, uninitialised read or out-of-bounds access",
         "shared-memory behaviour", 2, {}, false, [&task](GradeContext& c) { return check_task_findings(c, task); });
     add(kernel + ": every shared access at its ideal wavefronts", "shared-memory behaviour", 8, {correct}, false,
-        [&task](GradeContext& c) { return check_task_cost(c, task); });
+        [&task](GradeContext& c) { return check_task_cost(c, task, LineKind::kAll); });
     add(kernel + ": shared memory no more than " + task.bound_text, "shared-memory behaviour", 2, {correct}, false,
         [&task](GradeContext& c) { return check_task_memory(c, task); });
   }
@@ -230,10 +145,10 @@ Rubric lab02_rubric() {
     });
   }
   add("conflict_degree equals the GPU's cycles per instruction", "on the GPU", 4, {}, true, check_degree_on_gpu);
-  for (const Task& task : kTasks) {
-    add(std::string(task.kernel) + " is faster than its conflicted reference on the GPU", "on the GPU", 2,
-        {std::string(task.kernel) + " is correct on " + task.shapes + " and random sizes"}, true,
-        [&task](GradeContext& c) { return check_speedup(c, task); });
+  for (const KernelTask& task : tasks()) {
+    add(task.kernel + " is faster than its conflicted reference on the GPU", "on the GPU", 2,
+        {task.kernel + " is correct on " + task.shapes + " and random sizes"}, true,
+        [&task](GradeContext& c) { return check_task_speedup(c, task); });
   }
   return r;
 }

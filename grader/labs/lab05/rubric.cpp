@@ -1,0 +1,196 @@
+// Stage 5, broadcast and wide types: the rubric. Four kernels (a broadcast
+// table, a double tile, a half tile, float4 loads), each checked for
+// correctness, findings, shared-memory cost against the ideal (which is 2
+// wavefronts for a warp of 8-byte accesses and 4 for 16-byte ones, not 1)
+// and size; ten predictions over 8- and 16-byte patterns; on a GPU, speed-ups
+// over the conflicted versions, the cycle probe on the prediction patterns,
+// and Nsight Compute against the emulator.
+#include <random>
+#include <sstream>
+
+#include "checks.hpp"
+#include "predictions.hpp"
+#include "rubric.hpp"
+#include "task_checks.hpp"
+
+namespace banklab::grader {
+
+namespace {
+
+std::string random_counts(std::uint64_t seed, int block) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 5);
+  std::uniform_int_distribution<int> count(2, 900);
+  int even = 2 * count(rng);
+  if (even % block == 0) even += 2;
+  return std::to_string(2 * count(rng) + 1) + "," + std::to_string(even);
+}
+
+std::string random_sides(std::uint64_t seed, int tile) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 7);
+  std::uniform_int_distribution<int> side(tile / 2, 3 * tile);
+  return std::to_string(2 * side(rng) + 1) + "x" + std::to_string(2 * side(rng) + 1);
+}
+
+// The tasks in the lab file's order.
+enum TaskIndex { kPoly, kDouble, kHalf, kQuads };
+
+const std::vector<KernelTask>& tasks() {
+  static const std::vector<KernelTask> all = {
+      {"poly", "poly_eval", "1,127,128,1000", "200", 8 * 4, "one copy of the 8 coefficients",
+       "lanes that read the same word are served together: give every lane the same coefficient address",
+       "one table for the whole block is enough: every lane reads the same coefficients", 1.5,
+       [](std::uint64_t seed) { return random_counts(seed, 128); }},
+      {"double", "transpose_double", "32x32,1x1,31x33,33x31,96x40", "31x33,64x64", 32 * 33 * 8,
+       "a 32x33 double tile",
+       "8-byte accesses are served a half-warp (16 lanes) at a time: the 16 lanes must cover 32 different banks "
+       "(two words each)",
+       "one double of padding per row is enough (banksim --width 8 --stride 33)", 1.3,
+       [](std::uint64_t seed) { return random_sides(seed, 32); }},
+      {"half", "transpose_half", "64x64,1x1,63x65,65x63,130x70", "63x65,128x128", 64 * 66 * 2,
+       "a 64x66 half tile",
+       "two halves share a 32-bit word: a row pitch of 65 halves is 32.5 words, so pairs of rows meet on one bank; "
+       "make the pitch an odd number of words",
+       "two halves of padding per row are enough (banksim --width 2 --stride 66)", 1.3,
+       [](std::uint64_t seed) { return random_sides(seed, 64); }},
+      {"quads", "sum_quads", "1,127,128,1000", "300", 128 * 16, "128 float4s",
+       "four floats of a thread are 4 words from the next thread's: as four 4-byte loads that is 4-way, as one "
+       "16-byte load a quarter-warp covers all 32 banks",
+       "stage 128 quads, no more", 1.05, [](std::uint64_t seed) { return random_counts(seed, 128); }},
+  };
+  return all;
+}
+
+std::vector<Prediction> predictions() {
+  std::vector<Prediction> out;
+  for (int p = 0; p < lab05::kPredictions; ++p) {
+    std::array<std::int64_t, 32> offsets{};
+    for (int lane = 0; lane < 32; ++lane) {
+      const long long o = lab05::pattern_offset(p, lane);
+      offsets[lane] = o < 0 ? kInactive : o;
+    }
+    const auto& pattern = lab05::kPatterns[p];
+    out.push_back({pattern.id, pattern.question,
+                   WarpAccess::make(pattern.width_bytes, pattern.store ? MemOp::kStore : MemOp::kLoad, offsets)});
+  }
+  return out;
+}
+
+// The cycle probe on the ten patterns: loads must take the wavefronts the
+// bank model gives; stores are reported (16-byte stores take about 9% more
+// cycles than their wavefronts on the H200, tests/data/gpu/h200_cycle_probe.txt).
+Outcome check_cycles(GradeContext& ctx) {
+  const RunnerAnswer& a = ctx.gpu({"cycles"});
+  if (!a.ok) return not_answered(a);
+  const auto all = predictions();
+  std::string details;
+  bool loads_agree = true;
+  for (std::size_t p = 0; p < all.size(); ++p) {
+    const auto& m = a.data["patterns"][p];
+    const bool store = all[p].access.op == MemOp::kStore;
+    const int wavefronts = price(all[p].access).wavefronts;
+    std::string line = all[p].id + " (" + std::to_string(all[p].access.width_bytes) + "-byte " +
+                       (store ? "store" : "load") + ", " + std::to_string(wavefronts) + " wavefronts): ";
+    if (m.contains("error")) {
+      loads_agree = false;
+      line += "not measured: " + m["error"].get<std::string>();
+    } else {
+      std::string description;
+      const bool ok = cycles_agree(m, wavefronts, store, &description);
+      if (!ok && !store) loads_agree = false;
+      line += (ok ? "" : store ? "store differs (reported, not graded): " : "DIFFERS: ") + description;
+    }
+    details += (details.empty() ? "" : "\n") + line;
+  }
+  return loads_agree ? Outcome::pass(details)
+                     : Outcome::fail(details + "\nexpected: every load pattern's cycles equal to its wavefronts");
+}
+
+Outcome check_ncu(GradeContext& ctx) {
+  struct Target {
+    int task;
+    std::string shape, size;
+  };
+  const Target targets[] = {{kPoly, "4096", "4096"}, {kDouble, "256x256", "256"}, {kHalf, "256x256", "256"},
+                            {kQuads, "4096", "4096"}};
+  std::string details;
+  bool all_pass = true;
+  for (const Target& t : targets) {
+    const KernelTask& task = tasks()[t.task];
+    const RunnerAnswer& c = run_task(ctx, task, t.shape, false);
+    if (!c.ok) return Outcome::skip("no emulator prediction: " + c.error);
+    const Outcome o = check_ncu_wavefronts(ctx, task.kernel, {"ncu-target", "--task", task.id, "--size", t.size},
+                                           c.data["runs"][0]["report"], task.kernel + " " + t.shape);
+    if (o.status == Status::kSkip) return o;
+    all_pass = all_pass && o.status == Status::kPass;
+    details += (details.empty() ? "" : "\n") + o.reason;
+  }
+  return all_pass ? Outcome::pass(details) : Outcome::fail(details);
+}
+
+}  // namespace
+
+Rubric lab05_rubric() {
+  Rubric r;
+  r.lab = 5;
+  r.title = "broadcast and wide types";
+  r.parts = {"broadcast", "double tile", "half tile", "vector loads", "predictions", "on the GPU"};
+  auto add = [&](std::string name, std::string part, double points, std::vector<std::string> needs, bool gpu_only,
+                 std::function<Outcome(GradeContext&)> run) {
+    r.checks.push_back({std::move(name), std::move(part), points, std::move(needs), gpu_only, std::move(run)});
+  };
+  struct Points {
+    const char* part;
+    double correct, findings, cost, memory;
+  };
+  const Points points[] = {{"broadcast", 5, 3, 7, 5}, {"double tile", 5, 2, 7, 3}, {"half tile", 5, 2, 7, 3},
+                           {"vector loads", 5, 2, 6, 3}};
+  for (int t = 0; t < 4; ++t) {
+    const KernelTask& task = tasks()[t];
+    const Points& p = points[t];
+    const std::string correct = task.kernel + " is correct on " + task.shapes + " and random sizes";
+    add(correct, p.part, p.correct, {}, false, [&task](GradeContext& c) { return check_task_correct(c, task); });
+    add(task.kernel + ": no race, barrier divergence, uninitialised, misaligned or out-of-bounds access", p.part,
+        p.findings, {}, false, [&task](GradeContext& c) { return check_task_findings(c, task); });
+    if (t == kDouble || t == kHalf) {
+      add(task.kernel + ": tile write at its ideal wavefronts", p.part, 3, {correct}, false,
+          [&task](GradeContext& c) { return check_task_cost(c, task, LineKind::kStores); });
+      add(task.kernel + ": tile read at its ideal wavefronts", p.part, p.cost - 3, {correct}, false,
+          [&task](GradeContext& c) { return check_task_cost(c, task, LineKind::kLoads); });
+    } else {
+      add(task.kernel + ": every shared access at its ideal wavefronts", p.part, p.cost, {correct}, false,
+          [&task](GradeContext& c) { return check_task_cost(c, task, LineKind::kAll); });
+    }
+    add(task.kernel + ": shared memory no more than " + task.bound_text, p.part, p.memory, {correct}, false,
+        [&task](GradeContext& c) { return check_task_memory(c, task); });
+  }
+  const auto all = predictions();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    add("prediction " + all[i].id + ": " + all[i].question, "predictions", 2, {}, false, [i](GradeContext& c) {
+      const RunnerAnswer& a = c.backend() == Backend::kGpu ? c.gpu({"answers"}) : c.cpu({"answers"});
+      if (!a.ok) return not_answered(a);
+      return check_prediction(predictions()[i], a.data["predictions"][i]);
+    });
+  }
+  const double gpu_points[] = {2, 2, 2, 1};
+  for (int t = 0; t < 4; ++t) {
+    const KernelTask& task = tasks()[t];
+    std::ostringstream name;
+    name << task.kernel << " at least " << task.min_speedup << "x faster than its conflicted version";
+    add(name.str(), "on the GPU", gpu_points[t], {task.kernel + " is correct on " + task.shapes + " and random sizes"},
+        true, [&task](GradeContext& c) { return check_task_speedup(c, task); });
+  }
+  add("the cycle probe measures each prediction pattern's wavefronts (loads)", "on the GPU", 2, {}, true,
+      check_cycles);
+  const std::vector<std::string> all_correct = [] {
+    std::vector<std::string> names;
+    for (const auto& t : tasks()) names.push_back(t.kernel + " is correct on " + t.shapes + " and random sizes");
+    return names;
+  }();
+  add("Nsight Compute shared wavefronts match the emulator (all four kernels)", "on the GPU", 1, all_correct, true,
+      check_ncu);
+  return r;
+}
+
+BANKLAB_REGISTER_RUBRIC(5, lab05_rubric);
+
+}  // namespace banklab::grader

@@ -1,0 +1,112 @@
+// Checks for one-kernel stage tasks (task_checks.hpp).
+#include "task_checks.hpp"
+
+#include <sstream>
+
+namespace banklab::grader {
+
+const RunnerAnswer& run_task(GradeContext& ctx, const KernelTask& task, const std::string& shapes, bool on_backend) {
+  const std::vector<std::string> args = {"run", "--task", task.id, "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+  return on_backend && ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args);
+}
+
+std::string run_label(const nlohmann::json& run) {
+  if (run.contains("shape")) return run["shape"].get<std::string>();
+  return std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>());
+}
+
+namespace {
+
+std::string mismatch_place(const nlohmann::json& m) {
+  if (m.contains("row")) return "[" + m["row"].dump() + "][" + m["col"].dump() + "]";
+  return "[" + (m["index"].is_string() ? m["index"].get<std::string>() : m["index"].dump()) + "]";
+}
+
+long long run_elements(const nlohmann::json& run) {
+  if (run.contains("elements")) return run["elements"].get<long long>();
+  return run["width"].get<long long>() * run["height"].get<long long>();
+}
+
+std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
+  std::vector<LabelledReport> reports;
+  for (const auto& run : a.data["runs"]) reports.push_back({run_label(run), run["report"]});
+  return reports;
+}
+
+}  // namespace
+
+Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
+  const std::string shapes = task.shapes + "," + task.random_shapes(ctx.seed());
+  const RunnerAnswer& a = run_task(ctx, task, shapes, true);
+  if (!a.ok) return not_answered(a);
+  std::string problems;
+  for (const auto& run : a.data["runs"]) {
+    const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
+    const std::string shape = run_label(run);
+    if (run.contains("error")) {
+      problems += (problems.empty() ? "" : "\n") + shape + ": CUDA error: " + run["error"].get<std::string>();
+      continue;
+    }
+    if (run["mismatches"].get<long long>() == 0 && !stopped) continue;
+    std::ostringstream out;
+    out << shape << ": " << run["mismatches"] << " of " << run_elements(run) << " outputs wrong";
+    bool first = true;
+    for (const auto& m : run["first_mismatches"]) {
+      out << (first ? "; yours vs expected: " : ", ") << mismatch_place(m) << " "
+          << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>())) << " vs "
+          << number(m["expected"].get<double>());
+      first = false;
+    }
+    if (stopped) {
+      for (const auto& f : run["report"]["findings"]) out << "\n" << describe_finding(f);
+    }
+    problems += (problems.empty() ? "" : "\n") + out.str();
+  }
+  if (!problems.empty()) return Outcome::fail(problems);
+  return Outcome::pass("correct on " + shapes);
+}
+
+Outcome check_task_findings(GradeContext& ctx, const KernelTask& task) {
+  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
+  if (!a.ok) return not_answered(a);
+  return check_findings(behaviour_reports(a),
+                        {"out-of-bounds global access", "out-of-bounds shared access", "misaligned shared access",
+                         "barrier divergence", "deadlock", "shared-memory race", "uninitialised shared read"},
+                        "bounds checks on every global access, __syncthreads() reached by every thread, between "
+                        "staging and reading",
+                        task.behaviour);
+}
+
+Outcome check_task_cost(GradeContext& ctx, const KernelTask& task, LineKind kind) {
+  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
+  if (!a.ok) return not_answered(a);
+  for (const auto& run : a.data["runs"]) {
+    if (!run["report"]["completed"].get<bool>()) {
+      return Outcome::fail("could not check: the kernel did not finish on " + run_label(run));
+    }
+  }
+  const std::string what = kind == LineKind::kLoads ? "load" : kind == LineKind::kStores ? "store" : "access";
+  return check_line_costs(behaviour_reports(a), kind, ctx.verbose(),
+                          "no shared-memory " + what + " found: " + task.kernel + " must stage its data in shared memory",
+                          task.hint);
+}
+
+Outcome check_task_memory(GradeContext& ctx, const KernelTask& task) {
+  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
+  if (!a.ok) return not_answered(a);
+  return check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(), task.max_bytes,
+                            task.bound_text, task.memory_hint);
+}
+
+Outcome check_task_speedup(GradeContext& ctx, const KernelTask& task) {
+  const RunnerAnswer& a = ctx.gpu({"time", "--task", task.id, "--repeats", "20"});
+  if (!a.ok) return not_answered(a);
+  const double student = a.data["student"].get<double>(), conflicted = a.data["conflicted"].get<double>();
+  std::ostringstream out;
+  out.precision(3);
+  out << std::fixed << "median of 20 runs: yours " << student << " ms, conflicted reference " << conflicted << " ms";
+  if (a.data.contains("solution")) out << ", reference solution " << a.data["solution"].get<double>() << " ms";
+  return check_ratio(out.str(), "speed-up", conflicted / student, task.min_speedup, true);
+}
+
+}  // namespace banklab::grader

@@ -1,0 +1,43 @@
+// Checks for a stage task that is one kernel run on a list of shapes (stages
+// 2 and 5): correctness on the backend in use, emulator findings, per-line
+// cost against the ideal, shared-memory size, and the GPU speed-up over the
+// task's conflicted reference. The runners answer
+//   run --task ID --shapes S --seed N   {"runs": [{shape | width+height, elements?, mismatches,
+//                                        first_mismatches: [{index | row+col, expected, got}], report}]}
+//   time --task ID --repeats R          {"student": ms, "conflicted": ms, ...}
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "checks.hpp"
+
+namespace banklab::grader {
+
+struct KernelTask {
+  std::string id;          ///< the runners' --task
+  std::string kernel;      ///< the student's kernel
+  std::string shapes;      ///< correctness shapes (random ones are added)
+  std::string behaviour;   ///< the emulator run the shared-memory checks read
+  std::size_t max_bytes;   ///< shared-memory bound
+  std::string bound_text;  ///< what that bound is
+  std::string hint;        ///< for a line above its ideal
+  std::string memory_hint; ///< for too much shared memory
+  double min_speedup;      ///< GPU: conflicted reference time / yours, at least
+  std::function<std::string(std::uint64_t seed)> random_shapes;
+};
+
+/// The task's runner answer: on the backend in use, or always the emulator.
+const RunnerAnswer& run_task(GradeContext& ctx, const KernelTask& task, const std::string& shapes, bool on_backend);
+/// The run's label: its "shape", or "WxH".
+std::string run_label(const nlohmann::json& run);
+
+Outcome check_task_correct(GradeContext& ctx, const KernelTask& task);
+Outcome check_task_findings(GradeContext& ctx, const KernelTask& task);
+Outcome check_task_cost(GradeContext& ctx, const KernelTask& task, LineKind kind);
+Outcome check_task_memory(GradeContext& ctx, const KernelTask& task);
+Outcome check_task_speedup(GradeContext& ctx, const KernelTask& task);
+
+}  // namespace banklab::grader
