@@ -1,8 +1,11 @@
 // cycle_probe: measures each row of an access CSV with the GPU cycle probe and
-// prints cycles per warp instruction beside the bank model's wavefronts:
+// prints cycles per warp instruction beside the bank model's wavefronts and
+// pipeline passes (max(wavefronts, lane groups): an empty lane group still
+// takes a pass, so a partial warp of 8- or 16-byte accesses can take more
+// cycles than it has wavefronts):
 //   cycle_probe PATTERNS.csv        (rows name,width_bytes,op,lane_byte_offsets)
-// This is how the kit checks that "cycles per instruction = wavefronts" holds
-// for the patterns its stages time on a GPU.
+// This is how the kit checks that "cycles per instruction = pipeline passes"
+// holds for the patterns its stages time on a GPU.
 #include <array>
 #include <cstdio>
 #include <fstream>
@@ -27,8 +30,8 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "cycle_probe: %s\n", error.what());
     return 2;
   }
-  std::printf("%-28s %5s %2s %8s %8s %8s %8s %10s %s\n", "name", "width", "op", "cycles", "per_wf", "floor",
-              "ratio", "wavefronts", "agree");
+  std::printf("%-28s %5s %2s %8s %8s %8s %8s %10s %6s %s\n", "name", "width", "op", "cycles", "per_wf", "floor",
+              "ratio", "wavefronts", "passes", "agree");
   int disagree = 0;
   for (const auto& row : rows) {
     std::array<long long, banklab::kWarpSize> offsets{};
@@ -39,15 +42,15 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "cycle_probe: %s: %s\n", row.name.c_str(), m.error.c_str());
       return 1;
     }
-    const int wavefronts = banklab::price(row.access).wavefronts;
+    const banklab::AccessCost cost = banklab::price(row.access);
     const bool store = row.access.op == banklab::MemOp::kStore;
-    const bool agree = m.agrees_with(wavefronts, store);
+    const bool agree = m.agrees_with(cost.pipeline_passes, store);
     disagree += agree ? 0 : 1;
-    std::printf("%-28s %5d %2s %8.3f %8.3f %8.3f %8.3f %10d %s\n", row.name.c_str(), row.access.width_bytes,
+    std::printf("%-28s %5d %2s %8.3f %8.3f %8.3f %8.3f %10d %6d %s\n", row.name.c_str(), row.access.width_bytes,
                 std::string(banklab::to_string(row.access.op)).c_str(), m.cycles, m.cycles_per_wavefront,
-                m.load_floor_cycles, m.ratio(), wavefronts, agree ? "yes" : "NO");
+                m.load_floor_cycles, m.ratio(), cost.wavefronts, cost.pipeline_passes, agree ? "yes" : "NO");
   }
-  std::printf("cycle_probe: %zu patterns, %d where the cycles differ from the wavefronts\n", rows.size(),
+  std::printf("cycle_probe: %zu patterns, %d where the cycles differ from the pipeline passes\n", rows.size(),
               disagree);
   return disagree == 0 ? 0 : 1;
 }

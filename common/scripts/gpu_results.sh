@@ -8,7 +8,7 @@ set -u
 [ $# -ge 2 ] || { echo "usage: gpu_results.sh BUILD_DIR OUT_DIR [LAB...] (default: every stage)" >&2; exit 2; }
 build=$1 out=$2
 shift 2
-labs=${*:-1 2 3 4}
+labs=${*:-1 2 3 4 5}
 mkdir -p "$out"
 log="$out/gpu_results.log"
 nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv > "$log" 2>&1

@@ -226,11 +226,11 @@ Outcome check_prediction(const Prediction& p, const nlohmann::json& answer) {
   return Outcome::fail(out.str());
 }
 
-bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, std::string* description) {
+bool cycles_agree(const nlohmann::json& measured, int passes, bool store, std::string* description) {
   const double cycles = measured["cycles"].get<double>();
   const double per_wavefront = measured["cycles_per_wavefront"].get<double>();
   const double floor = measured["load_floor_cycles"].get<double>();
-  double expected = wavefronts * per_wavefront;
+  double expected = passes * per_wavefront;
   if (!store && expected < floor) expected = floor;
   const bool ok = std::abs(cycles - expected) <= 0.05 * expected + 0.05;
   std::ostringstream out;
@@ -238,7 +238,8 @@ bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, st
   out << std::fixed << cycles << " cycles per warp instruction = " << cycles / per_wavefront
       << " wavefronts' worth (one wavefront: " << per_wavefront << " cycles";
   if (!store) out << "; a load never takes less than " << floor;
-  out << "); the model's " << wavefronts << " wavefronts predict " << expected << " cycles";
+  out << "); the model's " << passes << (passes == 1 ? " pipeline pass predicts " : " pipeline passes predict ")
+      << expected << " cycles";
   *description = out.str();
   return ok;
 }

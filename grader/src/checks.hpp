@@ -74,10 +74,12 @@ struct Prediction {
 Outcome check_prediction(const Prediction& prediction, const nlohmann::json& answer);
 
 /// A GPU measurement from the cycle probe (runner JSON: "cycles",
-/// "cycles_per_wavefront", "load_floor_cycles") against the wavefronts the
-/// bank model gives: within 5% (plus 0.05 cycles) of max(wavefronts x cycles
-/// per wavefront, the 1-wavefront load floor). Returns a one-line description.
-bool cycles_agree(const nlohmann::json& measured, int wavefronts, bool store, std::string* description);
+/// "cycles_per_wavefront", "load_floor_cycles") against the bank model's
+/// pipeline passes (AccessCost::pipeline_passes; equal to the wavefronts for
+/// accesses up to 4 bytes): within 5% (plus 0.05 cycles) of max(passes x
+/// cycles per wavefront, the 1-wavefront load floor). Returns a one-line
+/// description.
+bool cycles_agree(const nlohmann::json& measured, int passes, bool store, std::string* description);
 
 /// Two odd WIDTHxHEIGHT shapes (33 to 321) drawn from the seed: "45x201,99x63".
 std::string random_odd_shapes(std::uint64_t seed);

@@ -152,8 +152,8 @@ __global__ void transpose_half(half* out, const half* in, int width, int height)
 
 /// Scalar loads, kept for comparison: thread t sums floats 4t..4t+3 of the
 /// staged block with four 4-byte loads, lanes 4 words apart: each load is
-/// 4-way, 16 wavefronts for the four instructions.
-__global__ void sum_quads_scalar(float* out, const float* in, int n_quads) {
+/// 4-way, 16 wavefronts a pass for the four instructions.
+__global__ void sum_quads_scalar(float* out, const float* in, int n_quads, int passes) {
   // A float array: nvcc cannot assume 16-byte alignment, so the four loads
   // below stay four 4-byte loads (declared as float4, nvcc would merge them).
   __shared__ float staged[QUADS * 4];
@@ -163,17 +163,22 @@ __global__ void sum_quads_scalar(float* out, const float* in, int n_quads) {
     staged[i * QUADS + threadIdx.x] = e < 4 * n_quads ? in[e] : 0.0f;
   }
   __syncthreads();
-  const int q = blockIdx.x * QUADS + threadIdx.x;
-  if (q >= n_quads) return;
   const float* s = staged + 4 * threadIdx.x;
-  out[q] = ((s[0] + s[1]) + s[2]) + s[3];
+  float sum = 0.0f;
+  for (int p = 0; p < passes; ++p) {
+    sum += ((s[0] + s[1]) + s[2]) + s[3];
+    __syncthreads();  // between passes, so that every pass reads shared memory again
+  }
+  const int q = blockIdx.x * QUADS + threadIdx.x;
+  if (q < n_quads) out[q] = sum;
 }
 
-/// sum_quads: out[q] = ((in[4q] + in[4q+1]) + in[4q+2]) + in[4q+3], in that
-/// order, for q < n_quads, through the block's shared staging area.
+/// sum_quads: out[q] = the sum ((in[4q] + in[4q+1]) + in[4q+2]) + in[4q+3],
+/// added `passes` times from 0 (one shared-memory read of the quad per pass),
+/// for q < n_quads, through the block's shared staging area.
 ///
 /// Rules:
-///  - launched with block (128) and grid (ceil(n_quads / 128));
+///  - launched with block (128) and grid (ceil(n_quads / 128)); passes >= 1;
 ///  - every shared load costs its ideal wavefronts (4 for a warp of 16-byte
 ///    loads, 1 for 4-byte loads);
 ///  - at most 2048 bytes of shared memory.
@@ -181,7 +186,7 @@ __global__ void sum_quads_scalar(float* out, const float* in, int n_quads) {
 /// TODO(student): fill in (about 3 lines changed): read the quad with one
 /// 16-byte load. The staging area must then be 16-byte aligned (a float4
 /// array is; a float array need not be).
-__global__ void sum_quads(float* out, const float* in, int n_quads) {
+__global__ void sum_quads(float* out, const float* in, int n_quads, int passes) {
   __shared__ float staged[QUADS * 4];
   const int base = blockIdx.x * QUADS * 4;
   for (int i = 0; i < 4; ++i) {
@@ -189,10 +194,14 @@ __global__ void sum_quads(float* out, const float* in, int n_quads) {
     staged[i * QUADS + threadIdx.x] = e < 4 * n_quads ? in[e] : 0.0f;
   }
   __syncthreads();
+  const float* s = staged + 4 * threadIdx.x;
+  float sum = 0.0f;
+  for (int p = 0; p < passes; ++p) {
+    sum += ((s[0] + s[1]) + s[2]) + s[3];  // TODO(student): four 4-byte loads, each 4-way
+    __syncthreads();
+  }
   const int q = blockIdx.x * QUADS + threadIdx.x;
-  if (q >= n_quads) return;
-  const float* s = staged + 4 * threadIdx.x;  // TODO(student): four 4-byte loads, each 4-way
-  out[q] = ((s[0] + s[1]) + s[2]) + s[3];
+  if (q < n_quads) out[q] = sum;
 }
 
 // ---- Task 5: predictions ------------------------------------------------------------------

@@ -46,6 +46,7 @@ nlohmann::json to_json(const AccessCost& cost) {
           {"ideal_wavefronts", cost.ideal_wavefronts},
           {"bank_conflicts", cost.bank_conflicts},
           {"pair_merge_distance", cost.pair_merge_distance},
+          {"pipeline_passes", cost.pipeline_passes},
           {"architecture", cost.arch->name},
           {"groups", groups},
           {"map", map}};

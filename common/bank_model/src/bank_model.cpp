@@ -187,6 +187,10 @@ AccessCost price(const WarpAccess& access, const BankArchitecture& arch) {
     cost.groups.push_back(std::move(group));
   }
   cost.bank_conflicts = cost.wavefronts - cost.ideal_wavefronts;
+  // Rule 6 (cycles, not wavefronts): the pipeline steps through every lane
+  // group, empty or not (cycle probe: ld8_lanes0-7 2 cycles, ld16_lanes0-7 4,
+  // ld16_lanes0-7_stride8 8).
+  cost.pipeline_passes = std::max(cost.wavefronts, static_cast<int>(cost.groups.size()));
   return cost;
 }
 

@@ -69,6 +69,12 @@ std::string format_explanation(const AccessCost& cost) {
     out << "pair-merge: lanes t and t^" << cost.pair_merge_distance
         << " load the same address, so the groups are twice as large\n";
   }
+  if (cost.pipeline_passes > cost.wavefronts) {
+    out << "pipeline passes: " << cost.pipeline_passes << " (each of the " << cost.groups.size()
+        << " lane groups takes a pass, even with no active lane: " << cost.pipeline_passes
+        << " cycles per instruction in a loop, though Nsight Compute counts " << cost.wavefronts << " wavefront"
+        << (cost.wavefronts == 1 ? "" : "s") << ")\n";
+  }
   int wavefront = 0;
   for (std::size_t g = 0; g < cost.groups.size(); ++g) {
     const LaneGroup& group = cost.groups[g];

@@ -2,6 +2,7 @@
 //   runner run --task poly|quads --shapes N,... --seed S     correctness, outputs poisoned first
 //   runner run --task double|half --shapes WxH,... --seed S
 //   runner time --task T --repeats R     median ms: student, conflicted reference, solution
+//                                        (sum_quads: 16 read passes)
 //   runner cycles                        the prediction patterns measured with the cycle probe
 //   runner ncu-target --task T --size N  one launch of the student's kernel (for ncu)
 //   runner answers                       the student's predictions
@@ -24,25 +25,28 @@ __global__ void solution_transpose_double_conflicted(double* out, const double* 
 __global__ void solution_transpose_double(double* out, const double* in, int width, int height);
 __global__ void solution_transpose_half_conflicted(half* out, const half* in, int width, int height);
 __global__ void solution_transpose_half(half* out, const half* in, int width, int height);
-__global__ void solution_sum_quads_scalar(float* out, const float* in, int n_quads);
-__global__ void solution_sum_quads(float* out, const float* in, int n_quads);
+__global__ void solution_sum_quads_scalar(float* out, const float* in, int n_quads, int passes);
+__global__ void solution_sum_quads(float* out, const float* in, int n_quads, int passes);
 
 namespace {
 
 using PolyKernel = void (*)(float*, const float*, const float*, int);
-using QuadKernel = void (*)(float*, const float*, int);
+using QuadKernel = void (*)(float*, const float*, int, int);
 
 // Sizes of the timed runs: about 64-256 MiB of traffic each.
 constexpr int kPolyTimingN = 1 << 24;
 constexpr int kQuadTimingN = 1 << 24;
 constexpr int kDoubleTimingSize = 4096;
 constexpr int kHalfTimingSize = 8192;
+// sum_quads reads each quad this many times in the timed runs, so that its
+// time depends on its shared loads rather than on global memory.
+constexpr int kQuadTimingPasses = 16;
 
 void launch_poly(PolyKernel k, float* out, const float* x, const float* c, int n) {
   k<<<(n + lab05::kPolyThreads - 1) / lab05::kPolyThreads, lab05::kPolyThreads>>>(out, x, c, n);
 }
-void launch_quads(QuadKernel k, float* out, const float* in, int n) {
-  k<<<(n + lab05::kQuadThreads - 1) / lab05::kQuadThreads, lab05::kQuadThreads>>>(out, in, n);
+void launch_quads(QuadKernel k, float* out, const float* in, int n, int passes) {
+  k<<<(n + lab05::kQuadThreads - 1) / lab05::kQuadThreads, lab05::kQuadThreads>>>(out, in, n, passes);
 }
 
 int run_1d(const std::string& task, const std::string& shapes, std::uint64_t seed) {
@@ -55,7 +59,7 @@ int run_1d(const std::string& task, const std::string& shapes, std::uint64_t see
     const int n = std::max(1, std::atoi(item.c_str()));
     const std::vector<float> c = lab05::poly_coefficients(seed);
     const std::vector<float> in = poly ? lab05::poly_points(n, seed) : lab05::quad_input(n, seed);
-    const std::vector<float> expected = poly ? lab05::expected_poly(c, in) : lab05::expected_quads(in);
+    const std::vector<float> expected = poly ? lab05::expected_poly(c, in) : lab05::expected_quads(in, lab05::kQuadPasses);
     float *d_in = nullptr, *d_out = nullptr, *d_c = nullptr;
     HARNESS_CUDA_CHECK(cudaMalloc(&d_in, in.size() * sizeof(float)));
     HARNESS_CUDA_CHECK(cudaMalloc(&d_out, expected.size() * sizeof(float)));
@@ -64,7 +68,7 @@ int run_1d(const std::string& task, const std::string& shapes, std::uint64_t see
     HARNESS_CUDA_CHECK(cudaMemcpy(d_c, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice));
     HARNESS_CUDA_CHECK(cudaMemset(d_out, harness::kPoisonByte, expected.size() * sizeof(float)));
     if (poly) launch_poly(poly_eval, d_out, d_in, d_c, n);
-    else launch_quads(sum_quads, d_out, d_in, n);
+    else launch_quads(sum_quads, d_out, d_in, n, lab05::kQuadPasses);
     cudaError_t error = cudaGetLastError();
     if (error == cudaSuccess) error = cudaDeviceSynchronize();
     std::vector<float> got(expected.size());
@@ -117,7 +121,7 @@ int time_task(const std::string& task, int repeats) {
       launches.push_back([=] { launch_poly(k, fo, fi, fc, kPolyTimingN); });
   } else if (task == "quads") {
     for (QuadKernel k : {QuadKernel(sum_quads), QuadKernel(solution_sum_quads_scalar), QuadKernel(solution_sum_quads)})
-      launches.push_back([=] { launch_quads(k, fo, fi, kQuadTimingN); });
+      launches.push_back([=] { launch_quads(k, fo, fi, kQuadTimingN, kQuadTimingPasses); });
   } else if (task == "double") {
     using K = void (*)(double*, const double*, int, int);
     for (K k : {K(transpose_double), K(solution_transpose_double_conflicted), K(solution_transpose_double)}) {
@@ -174,7 +178,7 @@ int ncu_target(const std::string& task, int size) {
   HARNESS_CUDA_CHECK(cudaMemset(b, 0, bytes));
   HARNESS_CUDA_CHECK(cudaMemset(c, 0, 64));
   if (task == "poly") launch_poly(poly_eval, static_cast<float*>(a), static_cast<float*>(b), static_cast<float*>(c), size);
-  if (task == "quads") launch_quads(sum_quads, static_cast<float*>(a), static_cast<float*>(b), size);
+  if (task == "quads") launch_quads(sum_quads, static_cast<float*>(a), static_cast<float*>(b), size, lab05::kQuadPasses);
   if (task == "double")
     harness::launch_transpose(transpose_double, static_cast<double*>(a), static_cast<const double*>(b), size, size);
   if (task == "half") {

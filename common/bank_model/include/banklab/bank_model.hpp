@@ -104,6 +104,13 @@ struct AccessCost {
   int bank_conflicts = 0;    ///< wavefronts - ideal_wavefronts, as Nsight Compute counts them
   /// 0, or the lane distance (1 or 2) of the load pair-merge that doubled the groups.
   int pair_merge_distance = 0;
+  /// Passes the shared-memory pipeline makes, which is what a loop of these
+  /// instructions takes in cycles: max(wavefronts, lane groups). Every lane
+  /// group takes a pass even when none of its lanes is active, so a partial
+  /// warp of 8- or 16-byte accesses can take more cycles than Nsight Compute
+  /// counts wavefronts (LDS.64 with lanes 0-7 active: 1 wavefront, 2 cycles).
+  /// Measured with the cycle probe: tests/data/gpu/h200_cycle_probe*.txt.
+  int pipeline_passes = 0;
   std::vector<LaneGroup> groups;
 
   /// The worst bank's "n-way" conflict degree: max over groups of wavefronts.

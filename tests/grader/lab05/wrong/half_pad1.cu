@@ -152,8 +152,8 @@ __global__ void transpose_half(half* out, const half* in, int width, int height)
 
 /// Scalar loads, kept for comparison: thread t sums floats 4t..4t+3 of the
 /// staged block with four 4-byte loads, lanes 4 words apart: each load is
-/// 4-way, 16 wavefronts for the four instructions.
-__global__ void sum_quads_scalar(float* out, const float* in, int n_quads) {
+/// 4-way, 16 wavefronts a pass for the four instructions.
+__global__ void sum_quads_scalar(float* out, const float* in, int n_quads, int passes) {
   // A float array: nvcc cannot assume 16-byte alignment, so the four loads
   // below stay four 4-byte loads (declared as float4, nvcc would merge them).
   __shared__ float staged[QUADS * 4];
@@ -163,24 +163,29 @@ __global__ void sum_quads_scalar(float* out, const float* in, int n_quads) {
     staged[i * QUADS + threadIdx.x] = e < 4 * n_quads ? in[e] : 0.0f;
   }
   __syncthreads();
-  const int q = blockIdx.x * QUADS + threadIdx.x;
-  if (q >= n_quads) return;
   const float* s = staged + 4 * threadIdx.x;
-  out[q] = ((s[0] + s[1]) + s[2]) + s[3];
+  float sum = 0.0f;
+  for (int p = 0; p < passes; ++p) {
+    sum += ((s[0] + s[1]) + s[2]) + s[3];
+    __syncthreads();  // between passes, so that every pass reads shared memory again
+  }
+  const int q = blockIdx.x * QUADS + threadIdx.x;
+  if (q < n_quads) out[q] = sum;
 }
 
-/// sum_quads: out[q] = ((in[4q] + in[4q+1]) + in[4q+2]) + in[4q+3], in that
-/// order, for q < n_quads, through the block's shared staging area.
+/// sum_quads: out[q] = the sum ((in[4q] + in[4q+1]) + in[4q+2]) + in[4q+3],
+/// added `passes` times from 0 (one shared-memory read of the quad per pass),
+/// for q < n_quads, through the block's shared staging area.
 ///
 /// Rules:
-///  - launched with block (128) and grid (ceil(n_quads / 128));
+///  - launched with block (128) and grid (ceil(n_quads / 128)); passes >= 1;
 ///  - every shared load costs its ideal wavefronts (4 for a warp of 16-byte
 ///    loads, 1 for 4-byte loads);
 ///  - at most 2048 bytes of shared memory.
 ///
 //! [sum_quads]
-__global__ void sum_quads(float* out, const float* in, int n_quads) {
-  __shared__ float4 quads[QUADS];
+__global__ void sum_quads(float* out, const float* in, int n_quads, int passes) {
+  __shared__ float4 quads[QUADS];  // 16-byte aligned: one float4 per thread
   float* staged = reinterpret_cast<float*>(quads);
   const int base = blockIdx.x * QUADS * 4;
   for (int i = 0; i < 4; ++i) {
@@ -188,10 +193,14 @@ __global__ void sum_quads(float* out, const float* in, int n_quads) {
     staged[i * QUADS + threadIdx.x] = e < 4 * n_quads ? in[e] : 0.0f;
   }
   __syncthreads();
+  float sum = 0.0f;
+  for (int p = 0; p < passes; ++p) {
+    const float4 v = quads[threadIdx.x];  // one 16-byte load: 4 wavefronts per warp, the ideal
+    sum += ((v.x + v.y) + v.z) + v.w;
+    __syncthreads();
+  }
   const int q = blockIdx.x * QUADS + threadIdx.x;
-  if (q >= n_quads) return;
-  const float4 v = quads[threadIdx.x];  // one 16-byte load: 4 wavefronts per warp, the ideal
-  out[q] = ((v.x + v.y) + v.z) + v.w;
+  if (q < n_quads) out[q] = sum;
 }
 //! [sum_quads]
 
@@ -200,16 +209,16 @@ __global__ void sum_quads(float* out, const float* in, int n_quads) {
 // H200? Write your number before running banksim; the grader prices each
 // access with the bank model and explains a wrong answer.
 //
-// P1:  every lane loads the same double.
-// P2:  every lane loads the same float4.
-// P3:  every lane stores to the same double.
-// P4:  every lane stores to the same float4.
-// P5:  lane l loads double l (consecutive doubles; lanes 0 and 16 share a bank).
-// P6:  lane l loads float4 l.
-// P7:  lane l loads tile[l][0] of double tile[32][16].
-// P8:  lane l loads double l / 2 (lanes 2t and 2t+1 load the same double).
-// P9:  only lanes 0-7 are active; lane l loads double l.
-// P10: lane l loads tile[l][0] of half tile[64][65].
+//   P1: every lane loads the same double.
+//   P2: every lane loads the same float4.
+//   P3: every lane stores to the same double.
+//   P4: every lane stores to the same float4.
+//   P5: lane l loads double l (consecutive doubles; lanes 0 and 16 share a bank).
+//   P6: lane l loads float4 l.
+//   P7: lane l loads tile[l][0] of double tile[32][16].
+//   P8: lane l loads double l / 2 (lanes 2t and 2t+1 load the same double).
+//   P9: only lanes 0-7 are active; lane l loads double l.
+//   P10: lane l loads tile[l][0] of half tile[64][65].
 //! [predictions]
 int predicted_wavefronts[10] = {1, 2, 2, 4, 2, 4, 32, 1, 1, 2};
 //! [predictions]
