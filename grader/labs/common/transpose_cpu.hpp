@@ -17,6 +17,19 @@ namespace harness {
 
 using TransposeFunction = void (*)(float*, const float*, int, int);
 
+/// compare_floats as the emulator runners report it: {"mismatches",
+/// "first_mismatches": [{index, expected, got (null for NaN)}], "elements"}.
+inline nlohmann::json float_comparison_json(const std::vector<float>& expected, const float* got) {
+  const FloatComparison c = compare_floats(expected, got);
+  nlohmann::json first = nlohmann::json::array();
+  for (const FloatMismatch& m : c.first) {
+    first.push_back({{"index", m.index},
+                     {"expected", m.expected},
+                     {"got", std::isfinite(m.got) ? nlohmann::json(m.got) : nlohmann::json()}});
+  }
+  return {{"mismatches", c.mismatches}, {"first_mismatches", first}, {"elements", expected.size()}};
+}
+
 /// The input of a transpose of T: seeded floats for float, random finite bit
 /// patterns (make_input_bits) for double and half.
 template <class Bits>

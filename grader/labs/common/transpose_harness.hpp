@@ -126,6 +126,44 @@ inline Comparison compare(Shape s, const std::vector<float>& in, const float* ou
   return compare_transpose(s, in.data(), out);
 }
 
+/// A 1-D output against its reference, bit for bit (the NaN poison shows):
+/// how many floats differ and the first five (index, expected, got).
+struct FloatMismatch {
+  std::size_t index = 0;
+  float expected = 0, got = 0;
+};
+struct FloatComparison {
+  std::size_t mismatches = 0;
+  std::vector<FloatMismatch> first;  // up to 5
+};
+
+inline FloatComparison compare_floats(const std::vector<float>& expected, const float* got) {
+  FloatComparison c;
+  for (std::size_t i = 0; i < expected.size(); ++i) {
+    if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
+    if (c.first.size() < 5) c.first.push_back({i, expected[i], got[i]});
+    ++c.mismatches;
+  }
+  return c;
+}
+
+/// Writes "mismatches" and "first_mismatches" ([{index, expected, got}]);
+/// `describe` may add fields to each mismatch (where in the output it is).
+template <class Describe>
+void write_float_comparison(Json& j, const FloatComparison& c, Describe describe) {
+  j.key("mismatches").value(static_cast<long long>(c.mismatches)).key("first_mismatches").open('[');
+  for (const FloatMismatch& m : c.first) {
+    j.open('{').key("index").value(static_cast<long long>(m.index));
+    j.key("expected").value(static_cast<double>(m.expected)).key("got").value(static_cast<double>(m.got));
+    describe(j, m.index);
+    j.close('}');
+  }
+  j.close(']');
+}
+inline void write_float_comparison(Json& j, const FloatComparison& c) {
+  write_float_comparison(j, c, [](Json&, std::size_t) {});
+}
+
 inline void write_comparison(Json& j, Shape s, const Comparison& c) {
   j.key("width").value(static_cast<long long>(s.width));
   j.key("height").value(static_cast<long long>(s.height));

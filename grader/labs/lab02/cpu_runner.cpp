@@ -14,7 +14,7 @@
 #include "banklab/emulator.hpp"
 #include "banklab/emulator_json.hpp"
 #include "student_api.hpp"
-#include "transpose_harness.hpp"
+#include "transpose_cpu.hpp"
 
 namespace {
 
@@ -53,22 +53,6 @@ int parse_count(const std::string& text, int minimum) {
     std::exit(2);
   }
   return static_cast<int>(value);
-}
-
-// Compares a 1-D output with the reference (bit for bit: NaN poison shows).
-nlohmann::json compare_1d(const std::vector<float>& expected, const float* got) {
-  long long mismatches = 0;
-  nlohmann::json first = nlohmann::json::array();
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
-    if (first.size() < 5) {
-      first.push_back({{"index", i},
-                       {"expected", expected[i]},
-                       {"got", std::isfinite(got[i]) ? nlohmann::json(got[i]) : nlohmann::json()}});
-    }
-    ++mismatches;
-  }
-  return {{"mismatches", mismatches}, {"first_mismatches", first}, {"elements", expected.size()}};
 }
 
 nlohmann::json run_one(const std::string& task, const std::string& shape, std::uint64_t seed, double time_limit,
@@ -118,7 +102,7 @@ nlohmann::json run_one(const std::string& task, const std::string& shape, std::u
       report = banklab::emu::launch(options, grid, dim3(per_block), neighbour_distances, d_out,
                                     reinterpret_cast<const Particle*>(d_in), count);
     }
-    run = compare_1d(expected, d_out);
+    run = harness::float_comparison_json(expected, d_out);
     banklab::emu::device_free(d_in);
     banklab::emu::device_free(d_out);
   }

@@ -49,30 +49,20 @@ nlohmann::json run_chunks(int tiles, int passes, std::uint64_t seed, double time
   options.time_limit_seconds = time_limit;
   const auto report = banklab::emu::launch(options, dim3(tiles), dim3(lab04::kChunkThreads), chunk_transpose_swizzled,
                                            d_out, static_cast<const float4*>(d_in), passes);
-  const auto* got = reinterpret_cast<const float*>(d_out);
-  long long mismatches = 0;
-  nlohmann::json first = nlohmann::json::array();
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
-    if (first.size() < 5) {
-      const lab04::ChunkElement e = lab04::chunk_element(i);
-      first.push_back({{"index", i},
-                       {"tile", e.tile},
-                       {"row", e.row},
-                       {"chunk", e.chunk},
-                       {"component", e.component},
-                       {"expected", expected[i]},
-                       {"got", std::isfinite(got[i]) ? nlohmann::json(got[i]) : nlohmann::json()}});
-    }
-    ++mismatches;
+  nlohmann::json run = harness::float_comparison_json(expected, reinterpret_cast<const float*>(d_out));
+  for (auto& m : run["first_mismatches"]) {
+    const lab04::ChunkElement e = lab04::chunk_element(m["index"].get<std::size_t>());
+    m["tile"] = e.tile;
+    m["row"] = e.row;
+    m["chunk"] = e.chunk;
+    m["component"] = e.component;
   }
   banklab::emu::device_free(d_in);
   banklab::emu::device_free(d_out);
-  return {{"tiles", tiles},
-          {"passes", passes},
-          {"mismatches", mismatches},
-          {"first_mismatches", first},
-          {"report", banklab::emu::to_json(report)}};
+  run["tiles"] = tiles;
+  run["passes"] = passes;
+  run["report"] = banklab::emu::to_json(report);
+  return run;
 }
 
 }  // namespace

@@ -59,19 +59,12 @@ int run_chunks(const std::string& shapes, int passes, std::uint64_t seed) {
       std::printf("%s\n", j.str().c_str());
       return 0;
     }
-    long long mismatches = 0;
-    j.key("first_mismatches").open('[');
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
-      if (mismatches++ >= 5) continue;
+    harness::write_float_comparison(j, harness::compare_floats(expected, got.data()), [](harness::Json& m, std::size_t i) {
       const lab04::ChunkElement e = lab04::chunk_element(i);
-      j.open('{').key("index").value(static_cast<long long>(i)).key("tile").value(static_cast<long long>(e.tile));
-      j.key("row").value(static_cast<long long>(e.row)).key("chunk").value(static_cast<long long>(e.chunk));
-      j.key("component").value(static_cast<long long>(e.component));
-      j.key("expected").value(static_cast<double>(expected[i])).key("got").value(static_cast<double>(got[i]));
-      j.close('}');
-    }
-    j.close(']').key("mismatches").value(mismatches).close('}');
+      m.key("tile").value(static_cast<long long>(e.tile)).key("row").value(static_cast<long long>(e.row));
+      m.key("chunk").value(static_cast<long long>(e.chunk)).key("component").value(static_cast<long long>(e.component));
+    });
+    j.close('}');
     cudaFree(d_in);
     cudaFree(d_out);
   }

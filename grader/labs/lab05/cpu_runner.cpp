@@ -45,25 +45,13 @@ nlohmann::json run_1d(const std::string& task, int n, std::uint64_t seed, double
                                   static_cast<const float*>(d_coef), n)
            : banklab::emu::launch(options, grid, dim3(threads), sum_quads, d_out, static_cast<const float*>(d_in), n,
                                   lab05::kQuadPasses);
-  long long mismatches = 0;
-  nlohmann::json first = nlohmann::json::array();
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (std::memcmp(&expected[i], &d_out[i], sizeof(float)) == 0) continue;
-    if (first.size() < 5) {
-      first.push_back({{"index", i},
-                       {"expected", expected[i]},
-                       {"got", std::isfinite(d_out[i]) ? nlohmann::json(d_out[i]) : nlohmann::json()}});
-    }
-    ++mismatches;
-  }
+  nlohmann::json run = harness::float_comparison_json(expected, d_out);
   banklab::emu::device_free(d_in);
   banklab::emu::device_free(d_out);
   banklab::emu::device_free(d_coef);
-  return {{"shape", std::to_string(n)},
-          {"elements", expected.size()},
-          {"mismatches", mismatches},
-          {"first_mismatches", first},
-          {"report", banklab::emu::to_json(report)}};
+  run["shape"] = std::to_string(n);
+  run["report"] = banklab::emu::to_json(report);
+  return run;
 }
 
 }  // namespace

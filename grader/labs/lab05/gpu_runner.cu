@@ -81,16 +81,8 @@ int run_1d(const std::string& task, const std::string& shapes, std::uint64_t see
       std::printf("%s\n", j.str().c_str());
       return 0;
     }
-    long long mismatches = 0;
-    j.key("first_mismatches").open('[');
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-      if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
-      if (mismatches++ < 5) {
-        j.open('{').key("index").value(static_cast<long long>(i)).key("expected").value(static_cast<double>(expected[i]));
-        j.key("got").value(static_cast<double>(got[i])).close('}');
-      }
-    }
-    j.close(']').key("mismatches").value(mismatches).close('}');
+    harness::write_float_comparison(j, harness::compare_floats(expected, got.data()));
+    j.close('}');
     cudaFree(d_in);
     cudaFree(d_out);
     cudaFree(d_c);
