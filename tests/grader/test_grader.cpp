@@ -235,6 +235,27 @@ TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
   }
 }
 
+TEST_CASE("--lab all --format gradescope covers every stage, each test named after its stage") {
+  const Result r = run("--lab all --backend cpu --seed 1 --format gradescope --time-limit 10");
+  CHECK(r.status == 1);
+  const auto json = nlohmann::json::parse(r.out);
+  REQUIRE(json["tests"].is_array());
+  std::set<std::string> stages;
+  double score = 0, max_score = 0;
+  for (const auto& t : json["tests"]) {
+    const std::string name = t["name"].get<std::string>();
+    stages.insert(name.substr(0, name.find(':')));
+    score += t["score"].get<double>();
+    max_score += t["max_score"].get<double>();
+  }
+  INFO(r.out.substr(0, 2000));
+  CHECK(stages.size() == 5);
+  CHECK(json["score"].get<double>() == doctest::Approx(score));
+  // Skeleton CPU scores: stage 1 0/90, 2 36/90, 3 70/80, 4 70/90, 5 44/90.
+  CHECK(score == doctest::Approx(0 + 36 + 70 + 70 + 44));
+  CHECK(max_score == doctest::Approx(90 + 90 + 80 + 90 + 90));  // GPU checks skipped on the CPU backend
+}
+
 TEST_CASE("--format junit writes XML that a standard parser accepts") {
   const Result r = run("--lab all --backend cpu --seed 1 --format junit");
   CHECK(r.status == 1);
