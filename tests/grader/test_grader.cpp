@@ -424,6 +424,8 @@ namespace {
 
 const std::string kMapColumns = "swizzle spreads each logical column over 32 banks";
 const std::string kMapRange = "swizzle keeps every element in its row (values 0-31)";
+const std::string kMapRow = "swizzle is one-to-one within each row";
+const std::string kChunkRange = "swizzle_chunk keeps chunks in their row (0-7) and is one-to-one within each row";
 const std::string kSwSquare = "transpose_swizzled: transpose of a 32x32 matrix";
 const std::string kSwPartial = "transpose_swizzled: partial tiles 1x1, 31x33, 33x31";
 const std::string kSwLarge = "transpose_swizzled: 1024x2048 and 2048x1024";
@@ -478,6 +480,13 @@ TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
        kChunkFindings, "misaligned shared access"},
       {"chunk_pad_four_floats.cu", {kChunkMap, kChunkSize}, kChunkSize, "4608 bytes"},
       {"chunk_wrong_bits.cu", {kChunkMap, kChunkRead}, kChunkRead, "yours: 16 wavefronts, expected: 4"},
+      {"row_collision.cu",
+       {kMapRow, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize}, kMapRow,
+       "row 0: columns 0 and 1 both go to 1"},
+      {"column_write_unswizzled.cu", {kSwWrite}, kSwWrite, "yours: 32 wavefronts, expected: 1"},
+      {"chunk_wrong_range.cu", {kChunkRange, kChunkCorrect, kChunkFindings, kChunkWrite, kChunkRead, kChunkSize},
+       kChunkRange, "swizzle_chunk(8, 0) = 8: outside 0..7"},
+      {"chunk_scalar_writes.cu", {kChunkWrite}, kChunkWrite, "yours: 4 wavefronts, expected: 1"},
   };
   for (const Case& c : cases) {
     INFO(c.file);
@@ -526,7 +535,15 @@ TEST_CASE("stage 5 known wrong submissions each lose exactly their checks") {
       "poly_eval: no race, barrier divergence, uninitialised, misaligned or out-of-bounds access";
   const std::string poly_cost = "poly_eval: every shared access at its ideal wavefronts";
   const std::string poly_memory = "poly_eval: shared memory no more than one copy of the 8 coefficients";
+  const std::string double_correct = "transpose_double is correct on 32x32,1x1,31x33,33x31,96x40 and random sizes";
+  const std::string double_findings =
+      "transpose_double: no race, barrier divergence, uninitialised, misaligned or out-of-bounds access";
+  const std::string double_write = "transpose_double: tile write at its ideal wavefronts";
   const std::string double_read = "transpose_double: tile read at its ideal wavefronts";
+  const std::string quads_correct = "sum_quads is correct on 1,127,128,1000 and random sizes";
+  const std::string quads_findings =
+      "sum_quads: no race, barrier divergence, uninitialised, misaligned or out-of-bounds access";
+  const std::string quads_memory = "sum_quads: shared memory no more than 128 float4s";
   const std::string double_memory = "transpose_double: shared memory no more than a 32x33 double tile";
   const std::string half_correct = "transpose_half is correct on 64x64,1x1,63x65,65x63,130x70 and random sizes";
   const std::string half_findings =
@@ -551,6 +568,22 @@ TEST_CASE("stage 5 known wrong submissions each lose exactly their checks") {
       {"half_no_bounds.cu", {half_correct, half_findings, half_read, half_write, half_memory}, half_findings,
        "out-of-bounds global"},
       {"quads_float2.cu", {quads_cost}, quads_cost, "yours: 4 wavefronts, expected: 2"},
+      {"double_copy.cu", {double_correct, double_findings, double_write, double_read, double_memory}, double_correct,
+       "outputs wrong; yours vs expected: [1][0]"},
+      {"double_no_sync.cu", {double_correct, double_findings, double_write, double_read, double_memory},
+       double_findings, "shared-memory race"},
+      {"double_column_write.cu", {double_write}, double_write, "yours: 32 wavefronts, expected: 2"},
+      {"half_column_write.cu", {half_write}, half_write, "yours: 32 wavefronts, expected: 1"},
+      {"half_pad6.cu", {half_memory}, half_memory, "yours: 8960 bytes"},
+      {"quads_missing_w.cu", {quads_correct, quads_cost, quads_memory}, quads_correct, "outputs wrong"},
+      {"quads_no_sync.cu", {quads_correct, quads_findings, quads_cost, quads_memory}, quads_findings,
+       "shared-memory race"},
+      {"quads_twice_the_staging.cu", {quads_memory}, quads_memory, "yours: 4096 bytes"},
+      {"predictions_cycles.cu",
+       {p("P1", "every lane loads the same double"), p("P7", "lane l loads tile[l][0] of double tile[32][16]"),
+        p("P8", "lane l loads double l / 2 (lanes 2t and 2t+1 load the same double)"),
+        p("P9", "only lanes 0-7 are active; lane l loads double l")},
+       p("P9", "only lanes 0-7 are active; lane l loads double l"), "yours: 2, expected: 1 wavefronts"},
       {"predictions_word_rule.cu",
        {p("P2", "every lane loads the same float4"), p("P3", "every lane stores to the same double"),
         p("P4", "every lane stores to the same float4"),
