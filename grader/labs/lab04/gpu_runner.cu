@@ -20,7 +20,7 @@ __global__ void solution_chunk_transpose_conflicted(float4* out, const float4* i
 __global__ void solution_chunk_transpose_swizzled(float4* out, const float4* in, int passes);
 
 namespace stage3 {
-#include "../../../solutions/03-padded-transpose/transpose.cu"
+#include "transpose.cu"  // solutions/03-padded-transpose, a GPU include folder of this stage
 }  // namespace stage3
 
 namespace {
