@@ -405,7 +405,7 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
   }
 }
 
-TEST_CASE("--lab all grades stages 1 to 5; --list shows each") {
+TEST_CASE("--lab all grades stages 1 to 5 and --list shows each") {
   const Result r = run("--lab all --backend cpu --seed 1 --format json --time-limit 10");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
@@ -445,7 +445,7 @@ const std::string kChunkSize = "chunk_transpose_swizzled: shared memory no more 
 
 }  // namespace
 
-TEST_CASE("stage 4: the reference and a rotation-based submission get full marks; the skeleton shows 32- and 8-way") {
+TEST_CASE("stage 4: the reference and a rotation-based submission get full marks, and the skeleton shows 32- and 8-way") {
   CHECK(grade_json("--solutions", 0, 4)["score"] == 90);
   CHECK(grade_json(submission(4, "right", "alternative.cu"), 0, 4)["score"] == 90);
   const auto skeleton = grade_json("", 1, 4);
@@ -511,7 +511,7 @@ TEST_CASE("text reports of the stage 1, 2, 4 and 5 skeletons match their golden 
   check_golden("lab05_skeleton.txt", mask(five.out));
 }
 
-TEST_CASE("stage 5: the reference and a differently written submission get full marks; the skeleton shows each ideal") {
+TEST_CASE("stage 5: the reference and a differently written submission get full marks, and the skeleton shows each ideal") {
   CHECK(grade_json("--solutions", 0, 5)["score"] == 90);
   CHECK(grade_json(submission(5, "right", "alternative.cu"), 0, 5)["score"] == 90);
   const auto skeleton = grade_json("", 1, 5);
