@@ -15,7 +15,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr double kBuildLimitSeconds = 300;
 
 std::string read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -57,17 +56,19 @@ struct Hash {
 // Runs the steps in `dir` unless `product` exists already; on failure removes
 // the partial product and throws with the failing step's output.
 void build_cached(const std::vector<std::vector<std::string>>& steps, const std::string& product,
-                  const std::string& what) {
+                  const std::string& what, double limit_seconds) {
   if (fs::exists(product)) return;
   fs::create_directories(fs::path(product).parent_path());
   std::cerr << "grader: building " << what << " ..." << std::endl;
   for (const auto& step : steps) {
-    const ProcessResult r = run_process(step, kBuildLimitSeconds);
+    const ProcessResult r = run_process(step, limit_seconds);
     if (!r.ok()) {
       std::error_code ignored;
       fs::remove(product, ignored);
-      throw BuildError(what + " does not build (" + r.describe(kBuildLimitSeconds) + ")",
-                       "$ " + shell_quote(step) + "\n" + r.out + r.err);
+      const bool compiler_error = r.exited && r.exit_code != 127;
+      throw BuildError(what + (compiler_error ? " does not build (" : " could not be built: the build ") +
+                           r.describe(limit_seconds) + (compiler_error ? ")" : ""),
+                       "$ " + shell_quote(step) + "\n" + r.out + r.err, compiler_error);
     }
   }
 }
@@ -94,6 +95,20 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   hash.add(read_file(absolute));
   hash.add(read_file(lab.cpu_runner_library));
   for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
+  // The compatibility headers compiled into every runner: a kit update that
+  // changes them must rebuild the runners.
+  std::vector<fs::path> headers;
+  for (const std::string& dir : config_.kernel_include_dirs) {
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+      if (it->is_regular_file()) headers.push_back(it->path());
+    }
+  }
+  std::sort(headers.begin(), headers.end());
+  for (const auto& header : headers) {
+    hash.add_arg(header.string());
+    hash.add(read_file(header.string()));
+  }
   const std::string dir = config_.cache_dir() + "/cpu-" + hash.hex();
   const std::string object = dir + "/kernel.o";
   const std::string runner = dir + "/runner";
@@ -101,7 +116,7 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   std::vector<std::string> link = {config_.cxx, "-o", runner, object, lab.cpu_runner_library};
   link.insert(link.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
   link.insert(link.end(), config_.cpu_link_flags.begin(), config_.cpu_link_flags.end());
-  build_cached({compile, link}, runner, fs::path(source).filename().string() + " for the CPU emulator");
+  build_cached({compile, link}, runner, fs::path(source).filename().string() + " for the CPU emulator", time_limit_);
   return runner;
 }
 
@@ -156,7 +171,7 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   link.insert(link.end(), lab.gpu_libraries.begin(), lab.gpu_libraries.end());
   link.insert(link.end(), {"-o", runner});
   build_cached({nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step, nvcc(link)}, runner,
-               fs::path(source).filename().string() + " for the GPU");
+               fs::path(source).filename().string() + " for the GPU", time_limit_);
   return runner;
 }
 

@@ -12,18 +12,26 @@
 namespace banklab::grader {
 
 /// The implementation does not build: `output` is what the compiler said.
+/// `compiler_error`: the compiler ran and rejected the file (rather than the
+/// build running out of time or not starting).
 class BuildError : public std::runtime_error {
  public:
-  BuildError(const std::string& what, std::string output) : std::runtime_error(what), output_(std::move(output)) {}
+  BuildError(const std::string& what, std::string output, bool compiler_error = true)
+      : std::runtime_error(what), output_(std::move(output)), compiler_error_(compiler_error) {}
   [[nodiscard]] const std::string& output() const { return output_; }
+  [[nodiscard]] bool compiler_error() const { return compiler_error_; }
 
  private:
   std::string output_;
+  bool compiler_error_;
 };
 
 class RunnerBuilder {
  public:
-  explicit RunnerBuilder(const Config& config) : config_(config) {}
+  explicit RunnerBuilder(const Config& config, double time_limit_seconds = 300)
+      : config_(config), time_limit_(time_limit_seconds) {}
+
+  void set_time_limit(double seconds) { time_limit_ = seconds; }
 
   /// Path of the emulator runner for `source`; throws BuildError.
   std::string cpu_runner(const LabFiles& lab, const std::string& source) const;
@@ -32,6 +40,7 @@ class RunnerBuilder {
 
  private:
   const Config& config_;
+  double time_limit_;  ///< seconds each build step may take
 };
 
 }  // namespace banklab::grader

@@ -69,6 +69,7 @@ void print_list(const Rubric& rubric) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  adopt_orphans();  // whatever a check's program detaches is ended with the check
   CLI::App app{
       "grader: grades a BankLab stage (correctness, shared-memory behaviour, performance)\n"
       "on the CPU emulator (any Linux machine) or on an NVIDIA GPU.\n"
@@ -84,6 +85,8 @@ int main(int argc, char** argv) {
   bool list = false;
   bool build_only = false;
   double time_limit = 60;
+  double memory_limit_gib = 4;
+  double build_time_limit = 300;
   app.add_option("--lab", lab_text, "the stage to grade: 3, or all")->required();
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
   app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
@@ -99,6 +102,11 @@ int main(int argc, char** argv) {
                "build the implementation for the CPU emulator and (where nvcc is) the GPU, then stop:\n"
                "prepares a build folder for a GPU machine that has no compilers");
   app.add_option("--time-limit", time_limit, "seconds each check may run (default 60)")->check(CLI::PositiveNumber);
+  app.add_option("--memory-limit", memory_limit_gib,
+                 "GiB of memory a check's program may use before it is stopped (default 4; 0: no limit)")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--build-time-limit", build_time_limit, "seconds each build step may take (default 300)")
+      ->check(CLI::PositiveNumber);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {
@@ -136,7 +144,7 @@ int main(int argc, char** argv) {
         const LabFiles& files = config.labs.at(n);
         const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
         try {
-          const RunnerBuilder builder(config);
+          const RunnerBuilder builder(config, build_time_limit);
           std::cout << "lab " << n << " CPU runner: " << builder.cpu_runner(files, implementation) << "\n";
           if (!config.nvcc.empty())
             std::cout << "lab " << n << " GPU runner: " << builder.gpu_runner(files, implementation) << "\n";
@@ -159,12 +167,18 @@ int main(int argc, char** argv) {
       rubrics.push_back(rubric_for(n));
       const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
       GradeContext context(config, files, implementation, choice.backend, the_seed, time_limit, verbose);
+      context.set_limits(static_cast<std::size_t>(memory_limit_gib * static_cast<double>(std::size_t{1} << 30)),
+                         build_time_limit);
       try {
         context.build();
       } catch (const BuildError& error) {
-        std::cerr << "grader: " << error.what() << "\n"
-                  << error.output() << "\n"
-                  << "grader: fix the error above in " << implementation << " and run the grader again\n";
+        std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
+        if (error.compiler_error()) {
+          std::cerr << "grader: fix the error above in " << implementation << " and run the grader again\n";
+        } else {
+          std::cerr << "grader: nothing is wrong with " << implementation
+                    << " as far as the compiler said; a slow machine? raise --build-time-limit\n";
+        }
         return kUsageError;
       }
       auto progress = [&](std::size_t i, std::size_t count, const Check& check) {

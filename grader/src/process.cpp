@@ -1,30 +1,107 @@
-// fork/exec with pipes, a deadline and a process-group kill.
+// fork/exec with pipes, a deadline, a memory watchdog, a process-group kill
+// and the reaping of whatever detached from the group.
 #include "process.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <fstream>
 
 namespace banklab::grader {
 
+namespace {
+
+// Resident memory of a process in bytes (0 if it is gone).
+std::size_t resident_bytes(pid_t pid) {
+  std::ifstream statm("/proc/" + std::to_string(pid) + "/statm");
+  std::size_t size = 0, resident = 0;
+  if (!(statm >> size >> resident)) return 0;
+  return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+}
+
+// Our children other than `except`: after a check they can only be orphans
+// adopted from it (checks run one after another).
+std::vector<pid_t> children(pid_t except) {
+  std::vector<pid_t> found;
+  DIR* proc = opendir("/proc");
+  if (proc == nullptr) return found;
+  const pid_t self = getpid();
+  while (dirent* entry = readdir(proc)) {
+    const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
+    if (pid <= 0 || pid == except) continue;
+    std::ifstream stat(std::string("/proc/") + entry->d_name + "/stat");
+    std::string line;
+    if (!std::getline(stat, line)) continue;
+    const auto close_paren = line.rfind(')');
+    if (close_paren == std::string::npos) continue;
+    char state = 0;
+    int ppid = 0;
+    if (std::sscanf(line.c_str() + close_paren + 1, " %c %d", &state, &ppid) == 2 && ppid == self)
+      found.push_back(pid);
+  }
+  closedir(proc);
+  return found;
+}
+
+// Kills and reaps every orphan a finished check left us, and the orphans
+// those leave in turn.
+void end_orphans() {
+  for (int round = 0; round < 50; ++round) {
+    const std::vector<pid_t> left = children(0);
+    if (left.empty()) return;
+    for (const pid_t pid : left) {
+      kill(-pid, SIGKILL);  // its group, if it made one
+      kill(pid, SIGKILL);
+    }
+    for (const pid_t pid : left) waitpid(pid, nullptr, 0);
+  }
+}
+
+void append_capped(std::string& sink, const char* data, std::size_t n, std::size_t cap, bool* truncated) {
+  if (cap == 0 || sink.size() + n <= cap) {
+    sink.append(data, n);
+    return;
+  }
+  if (sink.size() < cap) sink.append(data, cap - sink.size());
+  *truncated = true;
+}
+
+}  // namespace
+
+void adopt_orphans() { prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0); }
+
 std::string ProcessResult::describe(double limit_seconds) const {
   if (failed_to_start) return "could not start: " + err;
-  if (timed_out)
-    return "did not finish within the time limit of " + std::to_string(static_cast<int>(limit_seconds)) + " s";
+  if (out_of_memory) {
+    char text[64];
+    std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(memory_limit) / (1u << 30));
+    return std::string("was stopped for using more than ") + text + " of memory (--memory-limit)";
+  }
+  if (timed_out) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", limit_seconds);
+    return std::string("did not finish within the time limit of ") + text + " s";
+  }
   if (signal != 0) return "killed by signal " + std::to_string(signal) + " (" + strsignal(signal) + ")";
   return "exit status " + std::to_string(exit_code);
 }
 
-ProcessResult run_process(const std::vector<std::string>& argv, double limit_seconds) {
+ProcessResult run_process(const std::vector<std::string>& argv, double limit_seconds, const ProcessOptions& options) {
   ProcessResult result;
+  result.memory_limit = options.memory_bytes;
   const auto start = std::chrono::steady_clock::now();
-  int out_pipe[2], err_pipe[2];
-  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0) {
+  int out_pipe[2], err_pipe[2], answer_pipe[2] = {-1, -1};
+  if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
+      (options.answer_channel && pipe2(answer_pipe, O_CLOEXEC) != 0)) {
     result.failed_to_start = true;
     result.err = std::strerror(errno);
     return result;
@@ -34,6 +111,22 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     setpgid(0, 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
+    if (options.answer_channel) {
+      // Descriptor 3 for the answer (dup2 clears close-on-exec; if the pipe
+      // already is 3, clear it by hand).
+      if (answer_pipe[1] == 3) {
+        fcntl(3, F_SETFD, 0);
+      } else {
+        dup2(answer_pipe[1], 3);
+      }
+      setenv("BANKLAB_ANSWER_FD", "3", 1);
+    } else {
+      unsetenv("BANKLAB_ANSWER_FD");
+    }
+    if (options.file_bytes != 0) {
+      const rlimit limit = {options.file_bytes, options.file_bytes};
+      setrlimit(RLIMIT_FSIZE, &limit);
+    }
     std::vector<char*> args;
     for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
@@ -44,20 +137,29 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   }
   close(out_pipe[1]);
   close(err_pipe[1]);
+  if (options.answer_channel) close(answer_pipe[1]);
   if (pid < 0) {
     result.failed_to_start = true;
     result.err = std::strerror(errno);
     close(out_pipe[0]);
     close(err_pipe[0]);
+    if (options.answer_channel) close(answer_pipe[0]);
     return result;
   }
   setpgid(pid, pid);
   const auto deadline = start + std::chrono::duration<double>(limit_seconds);
-  pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-  std::string* sinks[2] = {&result.out, &result.err};
-  int open_fds = 2;
+  pollfd fds[3] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {answer_pipe[0], POLLIN, 0}};
+  std::string* sinks[3] = {&result.out, &result.err, &result.answer};
+  const std::size_t caps[3] = {options.output_cap, options.output_cap, std::size_t{64} << 20};
+  int open_fds = options.answer_channel ? 3 : 2;
+  const int watched = open_fds;
   char buffer[65536];
+  int status = 0;
+  bool reaped = false;
+  // Read until every pipe is closed, or the child is gone and its pipes are
+  // drained (a descendant that keeps a pipe open must not hold us up).
   while (open_fds > 0) {
+    if (!reaped && waitpid(pid, &status, WNOHANG) == pid) reaped = true;
     const auto left =
         std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) {
@@ -65,13 +167,20 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
       kill(-pid, SIGKILL);
       break;
     }
-    const int ready = poll(fds, 2, static_cast<int>(std::min<long long>(left.count(), 1000)));
+    if (options.memory_bytes != 0 && resident_bytes(pid) > options.memory_bytes) {
+      result.out_of_memory = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    const int wait_ms = reaped ? 0 : options.memory_bytes != 0 ? 100 : 1000;
+    const int ready = poll(fds, watched, static_cast<int>(std::min<long long>(left.count(), wait_ms)));
     if (ready < 0 && errno != EINTR) break;
-    for (int i = 0; i < 2; ++i) {
+    if (reaped && ready == 0) break;  // the child has ended and nothing more is waiting
+    for (int i = 0; i < watched; ++i) {
       if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
       const ssize_t n = read(fds[i].fd, buffer, sizeof buffer);
       if (n > 0) {
-        sinks[i]->append(buffer, static_cast<std::size_t>(n));
+        append_capped(*sinks[i], buffer, static_cast<std::size_t>(n), caps[i], &result.output_truncated);
       } else {
         close(fds[i].fd);
         fds[i].fd = -1;
@@ -79,16 +188,16 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
       }
     }
   }
-  for (auto& fd : fds) {
-    if (fd.fd >= 0) close(fd.fd);
+  for (int i = 0; i < watched; ++i) {
+    if (fds[i].fd >= 0) close(fds[i].fd);
   }
-  int status = 0;
-  waitpid(pid, &status, 0);
+  if (!reaped) waitpid(pid, &status, 0);
   kill(-pid, SIGKILL);  // anything the child left behind in its group
+  end_orphans();        // and anything that left the group (setsid) and was adopted by us
   if (WIFEXITED(status)) {
     result.exited = true;
     result.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status) && !result.timed_out) {
+  } else if (WIFSIGNALED(status) && !result.timed_out && !result.out_of_memory) {
     result.signal = WTERMSIG(status);
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

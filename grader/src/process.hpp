@@ -1,20 +1,41 @@
 // Running a command with a time limit and capturing what it prints: how the
-// grader isolates every check (a crash or a hang there never reaches us).
+// grader isolates every check (a crash, a hang, a runaway allocation or a
+// detached child there never reaches us).
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace banklab::grader {
+
+/// What a child may use, and how its answer comes back.
+struct ProcessOptions {
+  /// Give the child a private pipe for its answer on descriptor 3, named in
+  /// the environment as BANKLAB_ANSWER_FD (runners answer there, apart from
+  /// what the code under test prints on stdout and stderr).
+  bool answer_channel = false;
+  /// Keep at most this many bytes of stdout and of stderr (the rest is read
+  /// and dropped, so the child never blocks on a full pipe).
+  std::size_t output_cap = std::size_t{1} << 20;
+  /// Kill the child when its resident memory exceeds this (0: no limit).
+  std::size_t memory_bytes = 0;
+  /// Largest file the child may write (RLIMIT_FSIZE; 0: no limit).
+  std::size_t file_bytes = 0;
+};
 
 struct ProcessResult {
   int exit_code = -1;  ///< valid when exited
   int signal = 0;      ///< the signal that killed it, 0 if none
   bool exited = false;
   bool timed_out = false;
+  bool out_of_memory = false;  ///< killed for exceeding ProcessOptions::memory_bytes
   bool failed_to_start = false;
-  std::string out;  ///< stdout
-  std::string err;  ///< stderr
+  bool output_truncated = false;  ///< stdout or stderr went past the cap
+  std::size_t memory_limit = 0;
+  std::string out;     ///< stdout (capped)
+  std::string err;     ///< stderr (capped)
+  std::string answer;  ///< what arrived on the answer channel
   double seconds = 0;
 
   [[nodiscard]] bool ok() const { return exited && exit_code == 0; }
@@ -23,8 +44,15 @@ struct ProcessResult {
 };
 
 /// Runs argv[0] with arguments; kills its whole process group after
-/// `limit_seconds`. Never throws for a failing command.
-ProcessResult run_process(const std::vector<std::string>& argv, double limit_seconds);
+/// `limit_seconds`, and afterwards every process it left behind (the grader
+/// is a child subreaper: see adopt_orphans). Never throws for a failing command.
+ProcessResult run_process(const std::vector<std::string>& argv, double limit_seconds,
+                          const ProcessOptions& options = {});
+
+/// Makes this process the reaper of its descendants' orphans (a child that
+/// detaches with setsid() and outlives its parent comes back to us), so that
+/// run_process can end everything a check started. Call once at start-up.
+void adopt_orphans();
 
 /// Quotes an argument list for display: what the user could paste in a shell.
 std::string shell_quote(const std::vector<std::string>& argv);

@@ -60,11 +60,16 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   }
   std::vector<std::string> argv = {runner};
   argv.insert(argv.end(), args.begin(), args.end());
-  const ProcessResult r = run_process(argv, time_limit_);
-  const auto brace = r.out.find('{');
-  if (brace != std::string::npos) {
+  ProcessOptions options;
+  options.answer_channel = true;  // the answer never shares stdout with the code under test
+  options.memory_bytes = memory_bytes_;
+  options.file_bytes = std::size_t{64} << 20;
+  const ProcessResult r = run_process(argv, time_limit_, options);
+  answer.printed = r.out + r.err;
+  if (r.output_truncated) answer.printed += "\n[... more output dropped: at most 1 MiB of stdout and of stderr is kept]";
+  if (!r.answer.empty()) {
     try {
-      answer.data = nlohmann::json::parse(r.out.substr(brace));
+      answer.data = nlohmann::json::parse(r.answer);
     } catch (const nlohmann::json::exception&) {
       answer.data = nullptr;
     }
@@ -76,7 +81,13 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   } else {
     answer.error = std::string("the ") + what + " run " + r.describe(time_limit_) +
                    (r.timed_out ? " (an infinite loop? a deadlock?); raise it with --time-limit" : "");
-    if (!r.err.empty()) answer.error += "\n" + r.err.substr(0, 2000);
+    if (r.ok()) answer.error += ", but the runner gave no answer (did the program exit early?)";
+  }
+  if (!answer.ok && !answer.printed.empty()) {
+    // Shown with the failure: a crash or an exit() often prints its reason.
+    const std::size_t shown = 2000;
+    answer.error += "\nyour program printed:\n" + answer.printed.substr(0, shown) +
+                    (answer.printed.size() > shown ? "\n[...]" : "");
   }
   return answers_[key] = answer;
 }

@@ -37,6 +37,7 @@ struct RunnerAnswer {
   bool unavailable = false;  ///< the runner could not be built on this machine: checks skip
   std::string error;  ///< for the student: crashed, timed out, CUDA error...
   nlohmann::json data;
+  std::string printed;  ///< what the code under test printed (stdout, stderr), capped
 };
 
 class GradeContext {
@@ -60,6 +61,13 @@ class GradeContext {
   void build();
   /// The GPU runner's path (built by build() on the GPU backend).
   const std::string& gpu_runner() const { return gpu_runner_; }
+  /// Resident memory a runner may use (bytes; 0: no limit) and seconds a
+  /// build step may take.
+  void set_limits(std::size_t memory_bytes, double build_seconds) {
+    memory_bytes_ = memory_bytes;
+    builder_.set_time_limit(build_seconds);
+  }
+  std::size_t memory_limit() const { return memory_bytes_; }
 
  private:
   const RunnerAnswer& call(const std::string& runner, const std::vector<std::string>& args, const char* what);
@@ -73,6 +81,7 @@ class GradeContext {
   bool verbose_;
   RunnerBuilder builder_;
   std::string cpu_runner_, gpu_runner_;
+  std::size_t memory_bytes_ = std::size_t{4} << 30;
   std::string cpu_build_error_;
   std::map<std::string, RunnerAnswer> answers_;
 };

@@ -9,7 +9,9 @@
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <random>
 #include <regex>
+#include <signal.h>
 #include <set>
 #include <sstream>
 
@@ -621,4 +623,49 @@ TEST_CASE("the prediction questions the rubric prices are the ones the lab files
     }
     CHECK(found == 10);
   }
+}
+
+TEST_CASE("JSON printed by the code under test is its output, never the runner's answer") {
+  // Legal debugging output with braces, from a kernel: full marks.
+  CHECK(grade_json(submission(3, "right", "printf_braces.cu"), 0)["score"] == 80);
+  // A forged answer printed before main changes nothing: the skeleton's score.
+  const auto forged = grade_json(submission(3, "hostile", "forged_stdout.cu"), 1);
+  CHECK(forged["score"] == 70);
+  CHECK(failing(forged) == std::set<std::string>{kRead});
+}
+
+TEST_CASE("a child that detaches with setsid() is ended with the check that started it") {
+  const std::string pid_file = "/tmp/banklab-detached-child.pid";
+  std::remove(pid_file.c_str());
+  CHECK(grade_json(submission(3, "hostile", "detached_child.cu"), 0)["score"] == 80);
+  std::ifstream in(pid_file);
+  REQUIRE_MESSAGE(in.good(), "the submission's child did not start");
+  int pid = 0;
+  in >> pid;
+  REQUIRE(pid > 0);
+  CHECK(kill(pid, 0) == -1);
+  CHECK(errno == ESRCH);
+  std::remove(pid_file.c_str());
+}
+
+TEST_CASE("--memory-limit stops a program that takes too much memory, and says so") {
+  const Result r = run("--lab 3 " + submission(3, "hostile", "memory_hog.cu") +
+                       " --backend cpu --seed 1 --time-limit 10 --memory-limit 0.25 --format json");
+  CHECK(r.status == 1);
+  const auto report = nlohmann::json::parse(r.out);
+  CHECK(report["score"] == 0);
+  CHECK(output_of(report, kSquare).find("stopped for using more than 0.25 GiB of memory (--memory-limit)") !=
+        std::string::npos);
+}
+
+TEST_CASE("a build that runs out of time says so, and does not blame the file") {
+  const std::string copy = std::string(BANKLAB_TEST_TMP) + "/slow_build_transpose.cu";
+  std::ofstream(copy) << std::ifstream(kSource + "/solutions/03-padded-transpose/transpose.cu").rdbuf()
+                      << "\n// " << std::random_device{}() << "\n";  // never in the cache
+  const Result r = run("--lab 3 --impl " + copy + " --backend cpu --build-time-limit 0.01");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("could not be built: the build did not finish within the time limit of 0.01 s") !=
+        std::string::npos);
+  CHECK(r.err.find("raise --build-time-limit") != std::string::npos);
+  CHECK(r.err.find("fix the error above") == std::string::npos);
 }

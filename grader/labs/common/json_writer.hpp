@@ -2,8 +2,11 @@
 // that nvcc compiles it): enough for their flat reports to the grader.
 #pragma once
 
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 
@@ -75,5 +78,27 @@ class Json {
   std::ostringstream out_;
   bool fresh_ = true;
 };
+
+/// Sends the runner's answer (one JSON object) to the grader: on the file
+/// descriptor the grader names in BANKLAB_ANSWER_FD, apart from whatever the
+/// program under test prints on stdout and stderr; on stdout when the runner
+/// is run by hand.
+inline void emit_answer(const std::string& json) {
+  const std::string line = json + "\n";
+  std::fflush(stdout);
+  const char* fd_text = std::getenv("BANKLAB_ANSWER_FD");
+  if (fd_text == nullptr) {
+    std::fwrite(line.data(), 1, line.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  const int fd = std::atoi(fd_text);
+  std::size_t done = 0;
+  while (done < line.size()) {
+    const ssize_t n = ::write(fd, line.data() + done, line.size() - done);
+    if (n <= 0) return;
+    done += static_cast<std::size_t>(n);
+  }
+}
 
 }  // namespace harness

@@ -7,6 +7,7 @@
 
 #include "banklab/emulator.hpp"
 #include "banklab/emulator_json.hpp"
+#include "json_writer.hpp"
 #include "student_api.hpp"
 
 template <class T>
@@ -91,6 +92,6 @@ int main(int argc, char** argv) {
     std::cerr << "usage: runner functions | puzzles | answers [--time-limit SECONDS]\n";
     return 2;
   }
-  std::cout << out.dump() << '\n';
+  harness::emit_answer(out.dump());
   return 0;
 }

@@ -101,6 +101,6 @@ int main(int argc, char** argv) {
                  " | run --task chunks --shapes TILES,... --passes P --seed N\n";
     return 2;
   }
-  std::cout << out.dump() << '\n';
+  harness::emit_answer(out.dump());
   return 0;
 }

@@ -93,6 +93,6 @@ int main(int argc, char** argv) {
                  "WxH,... --seed S | answers\n";
     return 2;
   }
-  std::cout << out.dump() << '\n';
+  harness::emit_answer(out.dump());
   return 0;
 }
