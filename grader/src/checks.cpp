@@ -280,8 +280,44 @@ std::string describe_transpose_run(const nlohmann::json& run) {
 
 }  // namespace
 
+std::string runs_mismatch(const nlohmann::json& answer, const std::string& shapes) {
+  std::vector<std::string> asked;
+  std::istringstream list(shapes);
+  std::string item;
+  while (std::getline(list, item, ',')) asked.push_back(item);
+  if (!answer.contains("runs") || !answer["runs"].is_array()) return "the runner's answer has no runs";
+  const auto& runs = answer["runs"];
+  std::size_t i = 0;
+  for (; i < runs.size(); ++i) {
+    const auto& run = runs[i];
+    std::string label;
+    if (run.contains("shape") && run["shape"].is_string()) {
+      label = run["shape"].get<std::string>();
+    } else if (run.contains("width") && run.contains("height")) {
+      label = std::to_string(run["width"].get<long long>()) + "x" + std::to_string(run["height"].get<long long>());
+    } else if (run.contains("tiles")) {
+      label = std::to_string(run["tiles"].get<long long>());
+    }
+    if (i >= asked.size() || label != asked[i]) {
+      return "the runner's answer does not match the request: run " + std::to_string(i + 1) + " is '" + label +
+             "', the grader asked for " + shapes;
+    }
+  }
+  if (i < asked.size()) {
+    const bool stopped_early =
+        i > 0 && (runs[i - 1].contains("error") ||
+                  (runs[i - 1].contains("report") && !runs[i - 1]["report"]["completed"].get<bool>()));
+    if (!stopped_early) {
+      return "the runner's answer does not match the request: " + std::to_string(i) + " runs for " +
+             std::to_string(asked.size()) + " shapes (" + shapes + ")";
+    }
+  }
+  return "";
+}
+
 Outcome check_transpose_answer(const RunnerAnswer& a, const std::string& shapes) {
   if (!a.ok) return not_answered(a);
+  if (const std::string wrong = runs_mismatch(a.data, shapes); !wrong.empty()) return Outcome::fail(wrong);
   std::string problems;
   for (const auto& run : a.data["runs"]) {
     const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();

@@ -84,6 +84,12 @@ bool cycles_agree(const nlohmann::json& measured, int passes, bool store, std::s
 /// Two odd WIDTHxHEIGHT shapes (33 to 321) drawn from the seed: "45x201,99x63".
 std::string random_odd_shapes(std::uint64_t seed);
 
+/// "" if the answer's runs are the requested shapes ("32x32,31x33" or
+/// "1,128"), in order (a run list may end early after a run that stopped);
+/// otherwise why not. A runner answer that does not match its request is
+/// not graded.
+std::string runs_mismatch(const nlohmann::json& answer, const std::string& shapes);
+
 /// A transpose runner's answer ({"runs": [{width, height, mismatches,
 /// first_mismatches, report?} | {width, height, error}]}): passes when every
 /// run is correct and finished; otherwise lists each wrong run with its first

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <iostream>
 
+#include "checks.hpp"
 #include "process.hpp"
 
 namespace banklab::grader {
@@ -74,8 +75,32 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
       answer.data = nullptr;
     }
   }
-  if (r.ok() && answer.data.is_object()) {
+  // An answer must be for what was asked: the same backend and, for runs
+  // over shapes, the requested shapes in order.
+  std::string mismatch;
+  if (answer.data.is_object()) {
+    const std::string backend = what == std::string("GPU") ? "gpu" : "cpu";
+    if (!answer.data.contains("backend") || answer.data["backend"] != backend) {
+      mismatch = "the runner's answer is not from the " + std::string(what) + " runner";
+    } else if (answer.data.contains("seed") && !answer.data["seed"].is_number()) {
+      mismatch = "the runner's answer carries no valid seed";
+    } else {
+      for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+        if (args[i] == "--seed" && answer.data.contains("seed") &&
+            std::to_string(answer.data["seed"].get<std::uint64_t>()) != args[i + 1]) {
+          mismatch = "the runner's answer is for another seed";
+        }
+        if (args[i] == "--shapes" && !answer.data.contains("error")) {
+          const std::string wrong = runs_mismatch(answer.data, args[i + 1]);
+          if (!wrong.empty()) mismatch = wrong;
+        }
+      }
+    }
+  }
+  if (r.ok() && answer.data.is_object() && mismatch.empty()) {
     answer.ok = true;
+  } else if (!mismatch.empty()) {
+    answer.error = "the " + std::string(what) + " run's answer was rejected: " + mismatch;
   } else if (answer.data.is_object() && answer.data.contains("error")) {
     answer.error = answer.data["error"].get<std::string>();  // a CUDA error, reported by the runner
   } else {

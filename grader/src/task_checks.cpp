@@ -39,6 +39,7 @@ Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
   const std::string shapes = task.shapes + "," + task.random_shapes(ctx.seed());
   const RunnerAnswer& a = run_task(ctx, task, shapes, true);
   if (!a.ok) return not_answered(a);
+  if (const std::string wrong = runs_mismatch(a.data, shapes); !wrong.empty()) return Outcome::fail(wrong);
   std::string problems;
   for (const auto& run : a.data["runs"]) {
     const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();

@@ -632,6 +632,12 @@ TEST_CASE("JSON printed by the code under test is its output, never the runner's
   const auto forged = grade_json(submission(3, "hostile", "forged_stdout.cu"), 1);
   CHECK(forged["score"] == 70);
   CHECK(failing(forged) == std::set<std::string>{kRead});
+  // A forged answer written to the answer descriptor itself is checked
+  // against the request (here: no runs for the shapes asked) and rejected.
+  const auto descriptor = grade_json(submission(3, "hostile", "forged_descriptor.cu"), 1);
+  CHECK(descriptor["score"] == 0);
+  CHECK(output_of(descriptor, kSquare).find("answer was rejected: the runner's answer does not match the request") !=
+        std::string::npos);
 }
 
 TEST_CASE("a child that detaches with setsid() is ended with the check that started it") {

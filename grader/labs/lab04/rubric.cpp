@@ -162,6 +162,7 @@ Outcome check_chunks_correct(GradeContext& ctx) {
     const auto args = chunk_args(ctx, shapes, passes);
     const RunnerAnswer& a = ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args);
     if (!a.ok) return not_answered(a);
+    if (const std::string wrong = runs_mismatch(a.data, shapes); !wrong.empty()) return Outcome::fail(wrong);
     for (const auto& run : a.data["runs"]) {
       const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
       if (!run.contains("error") && run["mismatches"].get<long long>() == 0 && !stopped) continue;
