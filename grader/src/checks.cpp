@@ -252,11 +252,17 @@ bool cycles_agree(const nlohmann::json& measured, int passes, bool store, std::s
 
 namespace banklab::grader {
 
-std::string random_odd_shapes(std::uint64_t seed) {
+std::string random_shapes(std::uint64_t seed) {
   std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 3);
   std::uniform_int_distribution<int> side(16, 160);
   std::ostringstream out;
-  for (int i = 0; i < 2; ++i) out << (i ? "," : "") << (2 * side(rng) + 1) << 'x' << (2 * side(rng) + 1);
+  out << (2 * side(rng) + 1) << 'x' << (2 * side(rng) + 1);
+  // Even, and not a multiple of 32: partial tiles that odd sizes never make.
+  auto even = [&] {
+    int v = 2 * side(rng);
+    return v % 32 == 0 ? v + 2 : v;
+  };
+  out << ',' << even() << 'x' << even();
   return out.str();
 }
 

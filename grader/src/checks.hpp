@@ -81,8 +81,9 @@ Outcome check_prediction(const Prediction& prediction, const nlohmann::json& ans
 /// description.
 bool cycles_agree(const nlohmann::json& measured, int passes, bool store, std::string* description);
 
-/// Two odd WIDTHxHEIGHT shapes (33 to 321) drawn from the seed: "45x201,99x63".
-std::string random_odd_shapes(std::uint64_t seed);
+/// Two WIDTHxHEIGHT shapes drawn from the seed: one odd (33 to 321 each
+/// side), one even and not a multiple of 32 (32 to 322): "45x201,98x66".
+std::string random_shapes(std::uint64_t seed);
 
 /// "" if the answer's runs are the requested shapes ("32x32,31x33" or
 /// "1,128"), in order (a run list may end early after a run that stopped);

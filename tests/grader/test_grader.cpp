@@ -65,7 +65,7 @@ std::string wrong(const std::string& file) { return "--impl " + kSource + "/test
 const std::string kSquare = "transpose of a 32x32 matrix";
 const std::string kPartial = "transpose of partial tiles: 1x1, 31x33, 33x31";
 const std::string kLarge = "transpose of 1024x2048 and 2048x1024";
-const std::string kRandom = "transpose of two random odd shapes";
+const std::string kRandom = "transpose of two random shapes, odd and even";
 const std::string kBounds = "no out-of-bounds memory access";
 const std::string kDivergence = "no barrier divergence";
 const std::string kRace = "no shared-memory race";
@@ -433,7 +433,7 @@ const std::string kChunkRange = "swizzle_chunk keeps chunks in their row (0-7) a
 const std::string kSwSquare = "transpose_swizzled: transpose of a 32x32 matrix";
 const std::string kSwPartial = "transpose_swizzled: partial tiles 1x1, 31x33, 33x31";
 const std::string kSwLarge = "transpose_swizzled: 1024x2048 and 2048x1024";
-const std::string kSwRandom = "transpose_swizzled: two random odd shapes";
+const std::string kSwRandom = "transpose_swizzled: two random shapes, odd and even";
 const std::string kSwFindings =
     "transpose_swizzled: no out-of-bounds, misaligned, racy or uninitialised access, no barrier divergence";
 const std::string kSwWrite = "transpose_swizzled: tile write costs 1 wavefront per warp instruction";
@@ -676,4 +676,22 @@ TEST_CASE("a build that runs out of time says so, and does not blame the file") 
         std::string::npos);
   CHECK(r.err.find("raise --build-time-limit") != std::string::npos);
   CHECK(r.err.find("fix the error above") == std::string::npos);
+}
+
+TEST_CASE("the random shapes are one odd and one even that is not a multiple of 32, new for every seed") {
+  std::set<std::string> seen;
+  for (int seed : {1, 2, 3}) {
+    const Result r = run("--lab 3 --backend cpu --format json --seed " + std::to_string(seed));
+    const auto report = nlohmann::json::parse(r.out);
+    const std::string text = output_of(report, kRandom);  // "correct on 45x201,98x66"
+    std::smatch m;
+    REQUIRE(std::regex_search(text, m, std::regex(R"(correct on (\d+)x(\d+),(\d+)x(\d+))")));
+    for (int i : {1, 2}) CHECK(std::stoi(m[i]) % 2 == 1);
+    for (int i : {3, 4}) {
+      CHECK(std::stoi(m[i]) % 2 == 0);
+      CHECK(std::stoi(m[i]) % 32 != 0);
+    }
+    seen.insert(m[0]);
+  }
+  CHECK(seen.size() == 3);
 }
