@@ -229,6 +229,8 @@ TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
   CHECK(json["score"] == 70);
   REQUIRE(json["tests"].is_array());
   CHECK(json["tests"].size() == 14);
+  double max_score = 0;
+  int skipped = 0;
   for (const auto& t : json["tests"]) {
     CHECK(t["name"].is_string());
     CHECK(t["score"].is_number());
@@ -236,7 +238,16 @@ TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
     CHECK((t["status"] == "passed" || t["status"] == "failed"));
     CHECK(t["output"].is_string());
     CHECK(t["visibility"] == "visible");
+    max_score += t["max_score"].get<double>();
+    if (t["output"].get<std::string>().find("needs a GPU") != std::string::npos) {
+      // A skipped GPU check counts nothing: the student sees 70/80, as the grader says.
+      CHECK(t["max_score"] == 0);
+      CHECK(t["score"] == 0);
+      ++skipped;
+    }
   }
+  CHECK(max_score == 80);
+  CHECK(skipped == 3);
 }
 
 TEST_CASE("--lab all --format gradescope covers every stage, each test named after its stage") {
@@ -268,6 +279,9 @@ TEST_CASE("--format junit writes XML that a standard parser accepts") {
   CHECK(std::system(("xmllint --noout " + path).c_str()) == 0);
   CHECK(r.out.find("<failure message=") != std::string::npos);
   CHECK(r.out.find("<skipped message=\"needs a GPU") != std::string::npos);
+  // The counts: the stage-3 skeleton fails one check and skips the three GPU ones.
+  CHECK(r.out.find("name=\"lab 3 (padded transpose)\" tests=\"14\" failures=\"1\" skipped=\"3\"") !=
+        std::string::npos);
 }
 
 TEST_CASE("text and JSON reports of the skeleton match their golden files") {
