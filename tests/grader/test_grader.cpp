@@ -134,7 +134,7 @@ TEST_CASE("known wrong: __syncthreads() inside the bounds check is barrier diver
   CHECK(failing(report) == std::set<std::string>{kPartial, kRandom, kDivergence, kRace, kUninit});
   const std::string why = output_of(report, kDivergence);
   CHECK(why.find("barrier divergence at sync_inside_bounds.cu:48") != std::string::npos);
-  CHECK(why.find("keep it outside the if") != std::string::npos);
+  CHECK(why.find("keep it outside any if, and do not return before it") != std::string::npos);
 }
 
 TEST_CASE("known wrong: no __syncthreads() is a race and reads of unwritten shared memory") {
@@ -708,4 +708,9 @@ TEST_CASE("the random shapes are one odd and one even that is not a multiple of 
     seen.insert(m[0]);
   }
   CHECK(seen.size() == 3);
+}
+
+TEST_CASE("known wrong: a failed assert is reported at the assert's line, not inside the C library") {
+  const auto report = grade_json(wrong("failed_assert.cu"), 1);
+  CHECK(output_of(report, kSquare).find("crash at failed_assert.cu:56: kernel crashed: SIGABRT") != std::string::npos);
 }

@@ -2,6 +2,7 @@
 // fcontext); __syncthreads, __syncwarp and the warp collectives are waits the
 // scheduler resolves; blocks run one after another on reused stacks. Crashes
 // and time limits in kernel code come back here through a signal handler.
+#include <execinfo.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -81,6 +82,10 @@ struct CrashInfo {
   std::uintptr_t fault_address = 0;
   std::uintptr_t pc = 0;
   Thread* thread = nullptr;
+  // SIGABRT (abort(), a failed assert) stops inside the C library: the
+  // return addresses lead back to the kernel's line.
+  void* frames[32] = {};
+  int frame_count = 0;
 };
 CrashInfo g_crash;
 
@@ -343,6 +348,7 @@ void on_signal(int signal, siginfo_t* info, void* context) {
   g_crash.fault_address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   g_crash.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
   g_crash.thread = g_rt.current;
+  g_crash.frame_count = signal == SIGABRT ? backtrace(g_crash.frames, 32) : 0;
   siglongjmp(g_recover, 1);
 }
 
@@ -431,7 +437,22 @@ void report_crash(const LaunchOptions& options) {
       detail = out.str();
     }
   }
-  Finding& f = add_finding(kind, g_crash.pc + 1, 0, message);  // +1: resolve() looks up pc - 1
+  std::uintptr_t where = g_crash.pc + 1;  // +1: resolve() looks up pc - 1
+  if (g_crash.frame_count > 0) {
+    // The innermost caller with a source line is the kernel's call to abort/assert.
+    // Frame 0 is this signal handler itself.
+    std::vector<std::uintptr_t> frames;
+    for (int i = 1; i < g_crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(g_crash.frames[i]));
+    const auto lines = resolve(frames);
+    for (const std::uintptr_t frame : frames) {
+      const auto found = lines.find(frame);
+      if (found != lines.end() && found->second.line > 0) {
+        where = frame;
+        break;
+      }
+    }
+  }
+  Finding& f = add_finding(kind, where, 0, message);
   if (!detail.empty()) f.details.push_back(detail);
 }
 

@@ -145,9 +145,21 @@ SourceLocation parse_frame(const std::string& function, const std::string& file_
 
 }  // namespace
 
-std::unordered_map<std::uintptr_t, SourceLocation> resolve(const std::vector<std::uintptr_t>& return_addresses) {
+std::unordered_map<std::uintptr_t, SourceLocation> resolve(const std::vector<std::uintptr_t>& all_addresses) {
   std::unordered_map<std::uintptr_t, SourceLocation> out;
-  for (std::uintptr_t pc : return_addresses) out[pc] = SourceLocation{};
+  for (std::uintptr_t pc : all_addresses) out[pc] = SourceLocation{};
+  // Only addresses in this executable have lines there (a crash's frames
+  // also pass through the C library, whose addresses addr2line cannot read).
+  static const void* const self_base = [] {
+    Dl_info info{};
+    return dladdr(reinterpret_cast<const void*>(&load_bias), &info) != 0 ? info.dli_fbase : nullptr;
+  }();
+  std::vector<std::uintptr_t> return_addresses;
+  for (std::uintptr_t pc : all_addresses) {
+    Dl_info info{};
+    if (dladdr(reinterpret_cast<const void*>(pc - 1), &info) == 0 || info.dli_fbase == self_base)
+      return_addresses.push_back(pc);
+  }
   if (return_addresses.empty()) return out;
   const std::uintptr_t bias = load_bias();
   // -i prints the chain of inlined frames, innermost first; a lookup of

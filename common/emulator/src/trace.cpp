@@ -150,8 +150,16 @@ void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, st
     for (const SharedVar& v : g_rt.vars) {
       if (address >= v.address + v.size && (nearest == nullptr || v.address > nearest->address)) nearest = &v;
     }
-    if (nearest != nullptr)
-      out << ": " << address - (nearest->address + nearest->size) << " bytes past the end of a shared variable";
+    if (nearest != nullptr) {
+      const std::uintptr_t past = address - (nearest->address + nearest->size);
+      std::string name = "a shared variable";
+      for (const SharedVariable& v : g_rt.report->shared_variables) {
+        if (v.offset == nearest->offset) name = "'" + short_name(v.name) + "'";
+      }
+      out << ": " << (past == 0 ? std::string("the first byte after the end of ")
+                                : std::to_string(past) + " bytes past the end of ")
+          << name;
+    }
     f.details.push_back(out.str());
   }
 }

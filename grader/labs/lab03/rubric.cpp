@@ -115,7 +115,7 @@ Rubric lab03_rubric() {
   });
   add("no barrier divergence", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
     return check_behaviour_findings(c, {"barrier divergence", "deadlock"},
-                          "__syncthreads() must be reached by every thread of the block: keep it outside the if");
+                          "__syncthreads() must be reached by every thread of the block: keep it outside any if, and do not return before it");
   });
   add("no shared-memory race", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
     return check_behaviour_findings(c, {"shared-memory race"},

@@ -294,6 +294,9 @@ TEST_CASE("a shared index past the end of the kernel's array is an out-of-bounds
   REQUIRE(f != nullptr);
   CHECK(f->where.line == line_of("bug_kernels.cu", "SHARED_OOB"));
   CHECK(f->count == 32);
+  REQUIRE(!f->details.empty());
+  // Lane 0 reads a[40]: byte 160 of a 128-byte array, 32 bytes past its end.
+  CHECK(f->details[0].find("32 bytes past the end of 'a'") != std::string::npos);
   banklab::emu::device_free(out);
 }
 
