@@ -9,7 +9,9 @@
 #include <filesystem>
 #include <iostream>
 #include <random>
+#include <thread>
 
+#include "batch.hpp"
 #include "output.hpp"
 #include "process.hpp"
 #include "rubric.hpp"
@@ -87,10 +89,26 @@ int main(int argc, char** argv) {
   double time_limit = 60;
   double memory_limit_gib = 4;
   double build_time_limit = 300;
+  std::string submissions;
+  std::string gradebook;
+  int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  bool regrade = false;
   app.add_option("--lab", lab_text, "the stage to grade: 3, or all")->required();
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
-  app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
-      ->excludes(solutions_opt);
+  auto* impl_opt = app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
+                       ->excludes(solutions_opt);
+  auto* submissions_opt =
+      app.add_option("--submissions", submissions,
+                     "grade a folder of submissions (NAME.cu, or NAME/ holding the lab file) into a gradebook")
+          ->excludes(solutions_opt)
+          ->excludes(impl_opt);
+  app.add_option("--gradebook", gradebook,
+                 "with --submissions: write PATH.csv and PATH.json (default: FOLDER/gradebook)")
+      ->needs(submissions_opt);
+  app.add_option("-j,--jobs", jobs, "with --submissions: submissions graded at once (default: the CPU count)")
+      ->check(CLI::PositiveNumber)
+      ->needs(submissions_opt);
+  app.add_flag("--regrade", regrade, "with --submissions: grade unchanged submissions again")->needs(submissions_opt);
   app.add_option("--backend", backend, "auto (GPU if usable, else CPU), cpu or gpu")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   app.add_option("--format", format, "text, json, gradescope (results.json) or junit")
@@ -157,6 +175,27 @@ int main(int argc, char** argv) {
     }
     const BackendChoice choice = choose_backend(config, backend);
     const std::uint64_t the_seed = seed ? *seed : std::random_device{}() % 1000000000u;
+    if (!submissions.empty()) {
+      if (labs.size() != 1) throw std::invalid_argument("--submissions needs one lab (--lab N), not --lab all");
+      if (format != "text") throw std::invalid_argument("--submissions writes a gradebook; --format does not apply");
+      BatchOptions batch;
+      batch.lab = labs[0];
+      batch.folder = submissions;
+      batch.gradebook = gradebook.empty() ? (std::filesystem::path(submissions) / "gradebook").string() : gradebook;
+      batch.jobs = jobs;
+      batch.regrade = regrade;
+      batch.backend = choice.backend == Backend::kGpu ? "gpu" : "cpu";
+      // A fixed seed for the whole batch (every student gets the same
+      // inputs); a rerun keeps rows graded with the same seed.
+      batch.seed = seed;
+      batch.time_limit = time_limit;
+      batch.memory_limit_gib = memory_limit_gib;
+      batch.build_time_limit = build_time_limit;
+      for (const Check& c : rubric_for(labs[0]).checks) {
+        if (!c.gpu_only || choice.backend == Backend::kGpu) batch.max_score += c.points;
+      }
+      return grade_submissions(config, batch);
+    }
     const bool show_progress = isatty(2) != 0;
 
     std::vector<GradeResult> results;

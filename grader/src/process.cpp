@@ -15,6 +15,8 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 
 namespace banklab::grader {
 
@@ -28,8 +30,13 @@ std::size_t resident_bytes(pid_t pid) {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
-// Our children other than `except`: after a check they can only be orphans
-// adopted from it (checks run one after another).
+// The children run_process started and has not reaped yet (several run at
+// once in batch grading): never taken for orphans.
+std::mutex g_live_mutex;
+std::set<pid_t> g_live;
+
+// Our children that run_process did not start: orphans adopted from a
+// finished check (we are their subreaper).
 std::vector<pid_t> children(pid_t except) {
   std::vector<pid_t> found;
   DIR* proc = opendir("/proc");
@@ -38,6 +45,10 @@ std::vector<pid_t> children(pid_t except) {
   while (dirent* entry = readdir(proc)) {
     const pid_t pid = static_cast<pid_t>(std::atoi(entry->d_name));
     if (pid <= 0 || pid == except) continue;
+    {
+      const std::lock_guard<std::mutex> lock(g_live_mutex);
+      if (g_live.count(pid) != 0) continue;
+    }
     std::ifstream stat(std::string("/proc/") + entry->d_name + "/stat");
     std::string line;
     if (!std::getline(stat, line)) continue;
@@ -106,6 +117,9 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     result.err = std::strerror(errno);
     return result;
   }
+  // Held across fork so that no other thread's orphan sweep sees the new
+  // child before it is registered.
+  std::unique_lock<std::mutex> registering(g_live_mutex);
   const pid_t pid = fork();
   if (pid == 0) {
     setpgid(0, 0);
@@ -147,6 +161,8 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     return result;
   }
   setpgid(pid, pid);
+  g_live.insert(pid);
+  registering.unlock();
   const auto deadline = start + std::chrono::duration<double>(limit_seconds);
   pollfd fds[3] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}, {answer_pipe[0], POLLIN, 0}};
   std::string* sinks[3] = {&result.out, &result.err, &result.answer};
@@ -192,6 +208,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     if (fds[i].fd >= 0) close(fds[i].fd);
   }
   if (!reaped) waitpid(pid, &status, 0);
+  {
+    const std::lock_guard<std::mutex> lock(g_live_mutex);
+    g_live.erase(pid);
+  }
   kill(-pid, SIGKILL);  // anything the child left behind in its group
   end_orphans();        // and anything that left the group (setsid) and was adopted by us
   if (WIFEXITED(status)) {

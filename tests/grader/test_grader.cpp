@@ -6,6 +6,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -713,4 +714,65 @@ TEST_CASE("the random shapes are one odd and one even that is not a multiple of 
 TEST_CASE("known wrong: a failed assert is reported at the assert's line, not inside the C library") {
   const auto report = grade_json(wrong("failed_assert.cu"), 1);
   CHECK(output_of(report, kSquare).find("crash at failed_assert.cu:56: kernel crashed: SIGABRT") != std::string::npos);
+}
+
+TEST_CASE("--submissions grades a folder of 20 into a gradebook, and a rerun keeps what did not change") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "submissions";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const fs::path solution = kSource + "/solutions/03-padded-transpose/transpose.cu";
+  const fs::path skeleton = kSource + "/labs/03-padded-transpose/transpose.cu";
+  const fs::path wrong_dir = kSource + "/tests/grader/lab03/wrong";
+  for (int i = 0; i < 8; ++i) fs::copy_file(solution, dir / ("right" + std::to_string(i) + ".cu"));
+  for (int i = 0; i < 4; ++i) fs::copy_file(skeleton, dir / ("skeleton" + std::to_string(i) + ".cu"));
+  fs::copy_file(wrong_dir / "no_sync.cu", dir / "no_sync.cu");
+  fs::copy_file(wrong_dir / "pad_wrong_dim.cu", dir / "pad_wrong_dim.cu");
+  fs::copy_file(wrong_dir / "failed_assert.cu", dir / "crashes.cu");
+  fs::copy_file(wrong_dir / "infinite_loop.cu", dir / "hangs.cu");
+  std::ofstream(dir / "no_build.cu") << "this is not CUDA\n";
+  fs::create_directories(dir / "folder_with_lab_file");
+  fs::copy_file(solution, dir / "folder_with_lab_file" / "transpose.cu");
+  fs::create_directories(dir / "folder_with_one_cu");
+  fs::copy_file(skeleton, dir / "folder_with_one_cu" / "mine.cu");
+  fs::create_directories(dir / "empty_folder");
+
+  const std::string args = "--lab 3 --backend cpu --seed 5 --time-limit 3 -j 2 --submissions " + dir.string();
+  const Result r = run(args);
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("20 submissions") != std::string::npos);
+  CHECK(r.err.find("[20/20]") != std::string::npos);
+  const auto book = nlohmann::json::parse(std::ifstream(dir / "gradebook.json"));
+  REQUIRE(book["submissions"].size() == 20);
+  std::map<std::string, nlohmann::json> rows;
+  for (const auto& row : book["submissions"]) rows[row["student"].get<std::string>()] = row;
+  for (int i = 0; i < 8; ++i) CHECK(rows["right" + std::to_string(i)]["score"] == 80);
+  for (int i = 0; i < 4; ++i) CHECK(rows["skeleton" + std::to_string(i)]["score"] == 70);
+  CHECK(rows["no_sync"]["score"] == 10);
+  CHECK(rows["pad_wrong_dim"]["score"] == 70);
+  CHECK(rows["crashes"]["status"] == "graded");
+  CHECK(rows["crashes"]["score"] < 80);
+  CHECK(rows["hangs"]["status"] == "graded");
+  CHECK(rows["hangs"]["score"] == 20);
+  CHECK(rows["no_build"]["status"] == "does not build");
+  CHECK(rows["no_build"]["max_score"] == 80);
+  CHECK(rows["folder_with_lab_file"]["score"] == 80);
+  CHECK(rows["folder_with_one_cu"]["score"] == 70);
+  CHECK(rows["empty_folder"]["status"] == "no submission");
+  for (const auto& [name, row] : rows) {
+    if (row["status"] == "graded") CHECK(row["seed"] == 5);
+  }
+  // The CSV: a header and one line per student, the per-check points in the rubric's order.
+  std::ifstream csv(dir / "gradebook.csv");
+  std::string header, line;
+  std::getline(csv, header);
+  CHECK(header.rfind("student,score,max_score,status,backend,seed,transpose of a 32x32 matrix,", 0) == 0);
+  int lines = 0;
+  while (std::getline(csv, line)) ++lines;
+  CHECK(lines == 20);
+  // A rerun grades only what was not graded (the file that does not build, the empty folder).
+  const Result again = run(args);
+  CHECK(again.status == 0);
+  CHECK(again.err.find("2 to grade (18 unchanged since the last run") != std::string::npos);
 }
