@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "process.hpp"
+#include "source_check.hpp"
 
 namespace banklab::grader {
 
@@ -89,10 +90,12 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   for (const std::string& dir : config_.kernel_include_dirs) compile.push_back("-I" + dir);
   compile.insert(compile.end(), config_.kernel_flags.begin(), config_.kernel_flags.end());
   compile.insert(compile.end(), {"-x", "c++", "-c", absolute});
+  const std::vector<std::string> own_includes = check_source(config_, source, time_limit_);
   Hash hash{config_.source_dir, config_.build_dir};
   hash.add("cpu");
   for (const auto& a : compile) hash.add_arg(a);
   hash.add(read_file(absolute));
+  for (const auto& file : own_includes) hash.add(read_file(file));  // files the submission includes
   hash.add(read_file(lab.cpu_runner_library));
   for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
   // The compatibility headers compiled into every runner: a kit update that
@@ -131,8 +134,10 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   for (const std::string& a : config_.cuda_architectures)
     arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
   const std::string solution = config_.lab_file(lab, true);
+  const std::vector<std::string> own_includes = check_source(config_, source, time_limit_);
   Hash hash{config_.source_dir, config_.build_dir};
   hash.add("gpu");
+  for (const auto& file : own_includes) hash.add(read_file(file));
   hash.add(fs::path(config_.nvcc).filename().string());
   for (const auto& a : arch) hash.add(a);
   hash.add(read_file(absolute));

@@ -776,3 +776,17 @@ TEST_CASE("--submissions grades a folder of 20 into a gradebook, and a rerun kee
   CHECK(again.status == 0);
   CHECK(again.err.find("2 to grade (18 unchanged since the last run") != std::string::npos);
 }
+
+TEST_CASE("a submission may not include files from outside its folder, such as the solution") {
+  const Result r = run("--lab 3 --backend cpu " + submission(3, "hostile", "includes_solution.cu"));
+  CHECK(r.status == 2);
+  CHECK(r.err.find("includes " + kSource + "/solutions/03-padded-transpose/transpose.cu, outside its own folder") !=
+        std::string::npos);
+}
+
+TEST_CASE("code that differs between the emulator build and a GPU build is refused, with its line") {
+  const Result r = run("--lab 3 --backend cpu " + submission(3, "hostile", "emulator_only_padding.cu"));
+  CHECK(r.status == 2);
+  CHECK(r.err.find("emulator_only_padding.cu:50: this code is not the same for the CPU emulator and for a GPU") !=
+        std::string::npos);
+}

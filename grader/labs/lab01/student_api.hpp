@@ -5,7 +5,8 @@
 
 #include "puzzles.hpp"
 
-#if defined(__CUDACC__) || defined(BANKLAB_CPU_EMULATOR)
+// __global__ is a macro under nvcc and in the emulator build, not in plain C++.
+#if defined(__CUDACC__) || defined(__global__)
 #define LAB01_HOST_DEVICE __host__ __device__
 #else
 #define LAB01_HOST_DEVICE

@@ -132,3 +132,4 @@ inline float __half2float(half value) { return static_cast<float>(value); }
 
 #undef BANKLAB_VEC2
 #undef BANKLAB_VEC4
+#undef BANKLAB_WIDE_COPY
