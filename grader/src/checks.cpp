@@ -378,9 +378,12 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
     return Outcome::skip("Nsight Compute could not measure here (" + r.describe(limit) + "):\n" + r.err.substr(0, 600) +
                          r.out.substr(0, 600));
   }
-  long long predicted[2] = {0, 0};
+  long long predicted[2] = {0, 0};  // ld, st
   for (const auto& l : predicted_report["lines"]) {
-    predicted[l["stores"].get<long long>() > 0 ? 1 : 0] += l["wavefronts"].get<long long>();
+    // A line may hold both a load and a store: split its wavefronts by instruction.
+    const long long stores = l["store_wavefronts"].get<long long>();
+    predicted[0] += l["wavefronts"].get<long long>() - stores;
+    predicted[1] += stores;
   }
   std::ostringstream out;
   out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted[0]

@@ -26,6 +26,7 @@ nlohmann::json to_json(const LaunchReport& report) {
                      {"warp_instructions", l.warp_instructions},
                      {"wavefronts", l.wavefronts},
                      {"ideal_wavefronts", l.ideal_wavefronts},
+                     {"store_wavefronts", l.store_wavefronts},
                      {"worst_wavefronts", l.worst_wavefronts},
                      {"worst_context", l.worst_context},
                      {"worst_access",

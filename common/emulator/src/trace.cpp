@@ -264,6 +264,8 @@ void Runtime::trace_finish(LaunchReport& out) {
     line.warp_instructions += stats.warp_instructions;
     line.wavefronts += stats.wavefronts;
     line.ideal_wavefronts += stats.ideal;
+    // A line can hold a load and a store (tile2[i] = tile1[j]); each pc is one of them.
+    if (stats.stores > 0) line.store_wavefronts += stats.wavefronts;
     if (stats.worst > line.worst_wavefronts) {
       line.worst_wavefronts = stats.worst;
       line.worst_access = stats.worst_access;

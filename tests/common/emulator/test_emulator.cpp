@@ -31,6 +31,7 @@ void two_shared_arrays(int* out);
 void indexes_past_shared(float* out);
 void long_shared_loop(float* out, int iterations);
 void float4_in_padded_rows(float4* out);
+void tile_to_tile(float* out);
 void half_round_trip(float* out);
 
 using banklab::emu::FindingKind;
@@ -315,6 +316,22 @@ TEST_CASE("a float4 read of a row padded by one float is a misaligned shared acc
   // the launch stops there.
   CHECK(report.findings.front().kind == FindingKind::kMisalignedShared);
   CHECK_FALSE(report.completed);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a line that loads one shared array and stores another splits its wavefronts by instruction") {
+  float* out = device_array<float>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), tile_to_tile, out);
+  bool found = false;
+  for (const auto& line : report.lines) {
+    if (line.where.line != line_of("bug_kernels.cu", "LOAD_AND_STORE")) continue;
+    found = true;
+    CHECK(line.loads == 32);
+    CHECK(line.stores == 32);
+    CHECK(line.wavefronts == 33);       // the column load 32, the row store 1
+    CHECK(line.store_wavefronts == 1);
+  }
+  CHECK(found);
   banklab::emu::device_free(out);
 }
 

@@ -122,6 +122,18 @@ __global__ void float4_in_padded_rows(float4* out) {
   out[threadIdx.x] = *reinterpret_cast<const float4*>(&tile[threadIdx.x][0]);  // MISALIGNED_FLOAT4
 }
 
+// One line that loads one shared array (a column: 32-way) and stores another
+// (a row: 1 wavefront).
+__global__ void tile_to_tile(float* out) {
+  __shared__ float a[32][32];
+  __shared__ float b[32];
+  for (int r = 0; r < 32; ++r) a[r][threadIdx.x] = static_cast<float>(r);
+  __syncthreads();
+  b[threadIdx.x] = a[threadIdx.x][0];  // LOAD_AND_STORE
+  __syncthreads();
+  out[threadIdx.x] = b[threadIdx.x];
+}
+
 __global__ void long_shared_loop(float* out, int iterations) {
   __shared__ float s[32];
   if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;
