@@ -144,6 +144,11 @@ TEST_CASE("known wrong: no __syncthreads() is a race and reads of unwritten shar
         std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kRace, kUninit, kWrite, kRead, kSize});
   CHECK(output_of(report, kRace).find("no __syncthreads() between") != std::string::npos);
   CHECK(output_of(report, kWrite).find("not checked: needs") != std::string::npos);
+  // The read is one line the compiler unrolls into four instructions: one finding, not four.
+  const std::string uninit = output_of(report, kUninit);
+  const std::string at = "uninitialised shared read at no_sync.cu:";
+  CHECK(uninit.find(at) != std::string::npos);
+  CHECK(uninit.find(at, uninit.find(at) + 1) == std::string::npos);
 }
 
 TEST_CASE("known wrong: bounds checks removed fails odd sizes and is out of bounds") {

@@ -247,6 +247,21 @@ void Runtime::trace_finish(LaunchReport& out) {
     if (f.pc != 0) f.where = where.at(f.pc);
     if (f.other_pc != 0) f.other = where.at(f.other_pc);
   }
+  // The compiler may make several instructions of one line (an unrolled
+  // loop): the same finding at the same lines is one finding, counted.
+  std::vector<Finding> merged;
+  for (Finding& f : out.findings) {
+    auto same = std::find_if(merged.begin(), merged.end(), [&](const Finding& m) {
+      return m.kind == f.kind && m.message == f.message && !m.where.file.empty() && m.where.file == f.where.file &&
+             m.where.line == f.where.line && m.other.file == f.other.file && m.other.line == f.other.line;
+    });
+    if (same != merged.end()) {
+      same->count += f.count;
+    } else {
+      merged.push_back(std::move(f));
+    }
+  }
+  out.findings = std::move(merged);
   // One row per source line; instructions the compiler made from one line
   // (an unrolled loop) add up.
   std::map<std::pair<std::string, int>, LineStats> lines;

@@ -32,6 +32,7 @@ void indexes_past_shared(float* out);
 void long_shared_loop(float* out, int iterations);
 void float4_in_padded_rows(float4* out);
 void tile_to_tile(float* out);
+void reads_two_unwritten(float* out);
 void half_round_trip(float* out);
 
 using banklab::emu::FindingKind;
@@ -332,6 +333,22 @@ TEST_CASE("a line that loads one shared array and stores another splits its wave
     CHECK(line.store_wavefronts == 1);
   }
   CHECK(found);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("one finding per line and kind, however many instructions the compiler made of the line") {
+  float* out = device_array<float>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), reads_two_unwritten, out);
+  int findings = 0;
+  std::uint64_t count = 0;
+  for (const auto& f : report.findings) {
+    if (f.kind != FindingKind::kUninitializedSharedRead) continue;
+    ++findings;
+    count += f.count;
+    CHECK(f.where.line == line_of("bug_kernels.cu", "TWO_UNWRITTEN"));
+  }
+  CHECK(findings == 1);
+  CHECK(count >= 2);  // both instructions saw it
   banklab::emu::device_free(out);
 }
 

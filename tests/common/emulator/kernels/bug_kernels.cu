@@ -134,6 +134,12 @@ __global__ void tile_to_tile(float* out) {
   out[threadIdx.x] = b[threadIdx.x];
 }
 
+// Two reads of unwritten shared memory on one line: two instructions, one finding.
+__global__ void reads_two_unwritten(float* out) {
+  __shared__ float s[64];
+  out[threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + 32];  // TWO_UNWRITTEN
+}
+
 __global__ void long_shared_loop(float* out, int iterations) {
   __shared__ float s[32];
   if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;
