@@ -348,11 +348,17 @@ void on_signal(int signal, siginfo_t* info, void* context) {
   g_crash.fault_address = reinterpret_cast<std::uintptr_t>(info->si_addr);
   g_crash.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
   g_crash.thread = g_rt.current;
-  g_crash.frame_count = signal == SIGABRT ? backtrace(g_crash.frames, 32) : 0;
+  g_crash.frame_count = signal == SIGABRT || signal == SIGALRM ? backtrace(g_crash.frames, 32) : 0;
   siglongjmp(g_recover, 1);
 }
 
 void install_signal_handlers(double seconds) {
+  {
+    // backtrace() loads its unwinder on first use; do that here, not in a
+    // signal handler that may have interrupted malloc.
+    void* warm[1];
+    backtrace(warm, 1);
+  }
   stack_t alt{};
   alt.ss_sp = g_signal_stack;
   alt.ss_size = sizeof g_signal_stack;
@@ -402,13 +408,35 @@ std::string seconds_text(double seconds) {
   return buffer;
 }
 
+// The innermost frame of the crash's backtrace (frame 0, the handler,
+// skipped) that has a source line outside the emulator's own sources: the
+// line of kernel code that was running. 0 if there is none.
+std::uintptr_t kernel_frame() {
+  if (g_crash.frame_count <= 1) return 0;
+  static const std::string emulator_dir = [] {
+    const std::string file = __FILE__;
+    return file.substr(0, file.rfind('/') + 1);
+  }();
+  std::vector<std::uintptr_t> frames;
+  for (int i = 1; i < g_crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(g_crash.frames[i]));
+  const auto lines = resolve(frames);
+  for (const std::uintptr_t frame : frames) {
+    const auto found = lines.find(frame);
+    if (found != lines.end() && found->second.line > 0 && found->second.file.rfind(emulator_dir, 0) != 0) return frame;
+  }
+  return 0;
+}
+
 void report_crash(const LaunchOptions& options) {
   const Thread* t = g_crash.thread;
   const std::string who = t != nullptr ? thread_text(*t) + " of " + block_text() : "the emulator's scheduler";
   if (g_crash.signal == SIGALRM) {
-    // The timer often interrupts the access hooks: the last access the thread
-    // made names the loop better than the interrupted instruction.
-    const std::uintptr_t pc = t == nullptr ? 0 : (g_rt.last_pc != 0 ? g_rt.last_pc : g_crash.pc + 1);
+    // Where the timer stopped the kernel: the kernel's frame on the stack
+    // (the timer often lands in an access hook); failing that, the last
+    // access the thread made.
+    const std::uintptr_t frame = t == nullptr ? 0 : kernel_frame();
+    const std::uintptr_t pc =
+        t == nullptr ? 0 : frame != 0 ? frame : (g_rt.last_pc != 0 ? g_rt.last_pc : g_crash.pc + 1);
     Finding& f = add_finding(FindingKind::kTimeLimit, pc, 0,
                              "the kernel ran past the time limit of " + seconds_text(options.time_limit_seconds) +
                                  ": is there an infinite loop?");
@@ -438,20 +466,7 @@ void report_crash(const LaunchOptions& options) {
     }
   }
   std::uintptr_t where = g_crash.pc + 1;  // +1: resolve() looks up pc - 1
-  if (g_crash.frame_count > 0) {
-    // The innermost caller with a source line is the kernel's call to abort/assert.
-    // Frame 0 is this signal handler itself.
-    std::vector<std::uintptr_t> frames;
-    for (int i = 1; i < g_crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(g_crash.frames[i]));
-    const auto lines = resolve(frames);
-    for (const std::uintptr_t frame : frames) {
-      const auto found = lines.find(frame);
-      if (found != lines.end() && found->second.line > 0) {
-        where = frame;
-        break;
-      }
-    }
-  }
+  if (const std::uintptr_t frame = kernel_frame(); frame != 0) where = frame;  // abort(), a failed assert
   Finding& f = add_finding(kind, where, 0, message);
   if (!detail.empty()) f.details.push_back(detail);
 }

@@ -33,6 +33,7 @@ void long_shared_loop(float* out, int iterations);
 void float4_in_padded_rows(float4* out);
 void tile_to_tile(float* out);
 void reads_two_unwritten(float* out);
+void spins_on_registers(int* out, unsigned seed);
 void half_round_trip(float* out);
 
 using banklab::emu::FindingKind;
@@ -333,6 +334,20 @@ TEST_CASE("a line that loads one shared array and stores another splits its wave
     CHECK(line.store_wavefronts == 1);
   }
   CHECK(found);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a loop with no memory access is named by its own line when the time limit stops it") {
+  int* out = device_array<int>(32);
+  banklab::emu::LaunchOptions options;
+  options.time_limit_seconds = 0.3;
+  const auto spin = banklab::emu::launch(options, dim3(1), dim3(32), spins_on_registers, out, 1u);
+  CHECK_FALSE(spin.completed);
+  REQUIRE(finding(spin, FindingKind::kTimeLimit) != nullptr);
+  // The loop's line or its body's (the interrupted instruction is in one of them).
+  const int line = finding(spin, FindingKind::kTimeLimit)->where.line;
+  CHECK(line >= line_of("bug_kernels.cu", "REGISTER_SPIN"));
+  CHECK(line <= line_of("bug_kernels.cu", "REGISTER_SPIN") + 2);
   banklab::emu::device_free(out);
 }
 

@@ -140,6 +140,17 @@ __global__ void reads_two_unwritten(float* out) {
   out[threadIdx.x] = s[threadIdx.x] + s[threadIdx.x + 32];  // TWO_UNWRITTEN
 }
 
+// An endless loop on registers only: no memory access inside it to point at.
+__global__ void spins_on_registers(int* out, unsigned seed) {
+  out[threadIdx.x] = 0;  // the last memory access before the loop
+  unsigned x = seed;
+  while (x != 7u) {  // REGISTER_SPIN
+    x = x * 2u + (x >> 31);
+    asm volatile("");  // a side effect that keeps the loop, with no memory access
+  }
+  out[threadIdx.x] = static_cast<int>(x);
+}
+
 __global__ void long_shared_loop(float* out, int iterations) {
   __shared__ float s[32];
   if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;
