@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
 #include <filesystem>
 #include <iostream>
 #include <random>
@@ -211,6 +212,15 @@ int main(int argc, char** argv) {
       try {
         context.build();
       } catch (const BuildError& error) {
+        if (format == "gradescope") {
+          // Gradescope shows results.json, not stderr: a submission that does
+          // not build gets 0 and the compiler's message there.
+          const nlohmann::json results = {
+              {"score", 0},
+              {"output", std::string(error.what()) + "\n" + error.output()},
+              {"tests", nlohmann::json::array()}};
+          std::cout << results.dump(2) << "\n";
+        }
         std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
         if (error.compiler_error()) {
           std::cerr << "grader: fix the error above in " << implementation << " and run the grader again\n";

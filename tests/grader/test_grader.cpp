@@ -795,3 +795,51 @@ TEST_CASE("code that differs between the emulator build and a GPU build is refus
   CHECK(r.err.find("emulator_only_padding.cu:50: this code is not the same for the CPU emulator and for a GPU") !=
         std::string::npos);
 }
+
+TEST_CASE("the Gradescope bundle grades a submission laid out as Gradescope lays it out") {
+  namespace fs = std::filesystem;
+  const fs::path work = fs::path(BANKLAB_TEST_TMP) / "gradescope";
+  fs::remove_all(work);
+  fs::create_directories(work);
+  const auto made = banklab::test::run_command("sh " + kSource + "/common/scripts/gradescope/make_bundle.sh 3 " +
+                                               work.string() + " 2>&1");
+  INFO(made.out);
+  REQUIRE(made.status == 0);
+  const fs::path zip = work / "banklab-lab3-gradescope.zip";
+  REQUIRE(fs::exists(zip));
+  // /autograder/source holds the unpacked zip; setup.sh and run_autograder at its top.
+  const fs::path root = work / "autograder";
+  fs::create_directories(root / "source");
+  REQUIRE(banklab::test::run_command("cd " + (root / "source").string() + " && cmake -E tar xf " + zip.string())
+              .status == 0);
+  for (const char* name : {"setup.sh", "run_autograder", "banklab-lab.txt", "banklab-file.txt",
+                           "banklab/grader/src/main.cpp", "banklab/labs/03-padded-transpose/transpose.cu"}) {
+    CHECK_MESSAGE(fs::exists(root / "source" / name), name);
+  }
+  auto grade = [&](const std::string& file, const std::string& as) {
+    fs::remove_all(root / "submission");
+    fs::remove_all(root / "results");
+    fs::create_directories(root / "submission");
+    if (!file.empty()) fs::copy_file(file, root / "submission" / as);
+    const auto r = banklab::test::run_command("BANKLAB_AUTOGRADER_ROOT=" + root.string() + " BANKLAB_GRADER=" +
+                                              std::string(GRADER_PATH) + " sh " +
+                                              (root / "source" / "run_autograder").string() + " 2>/dev/null");
+    CHECK(r.status == 0);
+    std::ifstream in(root / "results" / "results.json");
+    REQUIRE(in.good());
+    return nlohmann::json::parse(in);
+  };
+  const auto solution = grade(kSource + "/solutions/03-padded-transpose/transpose.cu", "transpose.cu");
+  CHECK(solution["score"] == 80);
+  CHECK(solution["tests"].size() == 14);
+  // Any single .cu file is taken, whatever its name.
+  CHECK(grade(kSource + "/labs/03-padded-transpose/transpose.cu", "mine.cu")["score"] == 70);
+  const std::string broken = std::string(BANKLAB_TEST_TMP) + "/gradescope_broken.cu";
+  std::ofstream(broken) << "this is not CUDA\n";
+  const auto build_error = grade(broken, "transpose.cu");
+  CHECK(build_error["score"] == 0);
+  CHECK(build_error["output"].get<std::string>().find("does not build") != std::string::npos);
+  const auto nothing = grade("", "");
+  CHECK(nothing["score"] == 0);
+  CHECK(nothing["output"].get<std::string>().find("No transpose.cu in the submission") != std::string::npos);
+}
