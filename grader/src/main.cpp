@@ -32,6 +32,12 @@ struct BackendChoice {
 BackendChoice choose_backend(const Config& config, const std::string& requested) {
   if (requested == "cpu") return {Backend::kCpu, "chosen with --backend cpu"};
   std::string why_not;
+  if (!std::filesystem::exists(config.source_dir + "/solutions")) {
+    // The student kit: the GPU checks time the kernel against the reference.
+    why_not = "this kit has no reference solutions (the GPU checks time yours against them)";
+    if (requested == "gpu") throw std::runtime_error("--backend gpu: " + why_not + "; use --backend cpu");
+    return {Backend::kCpu, why_not + ", so the CPU emulator"};
+  }
   const std::string probe = config.build_dir + "/grader/grader_gpu_probe";
   if (config.nvcc.empty() || !std::filesystem::exists(probe)) {
     why_not = "this build has no CUDA compiler";
@@ -126,6 +132,17 @@ int main(int argc, char** argv) {
       ->check(CLI::NonNegativeNumber);
   app.add_option("--build-time-limit", build_time_limit, "seconds each build step may take (default 300)")
       ->check(CLI::PositiveNumber);
+  // The student kit has no reference solutions: its --help leaves out the
+  // instructor's options (they still parse, and say what is missing).
+  try {
+    const Config config = load_config(argv[0]);
+    if (!std::filesystem::exists(config.source_dir + "/solutions")) {
+      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade"})
+        app.get_option(name)->group("");
+    }
+  } catch (const std::exception&) {
+    // no config: the error comes after parsing, with the usage errors
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& error) {

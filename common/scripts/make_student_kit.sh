@@ -1,0 +1,23 @@
+#!/bin/sh
+# Makes the tree students receive: the kit without the reference solutions,
+# the test suites (known-wrong submissions, golden files), CI, the GPU result
+# logs and the instructor tools, with a README for students.
+#   sh common/scripts/make_student_kit.sh OUT_DIR     (OUT_DIR must not exist)
+set -eu
+[ $# -eq 1 ] || { echo "usage: make_student_kit.sh OUT_DIR" >&2; exit 2; }
+out=$1
+[ ! -e "$out" ] || { echo "make_student_kit.sh: $out exists; give a new folder" >&2; exit 2; }
+kit=$(cd "$(dirname "$0")/../.." && pwd)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+list=$(mktemp)
+trap 'rm -f "$list"' EXIT
+if git -C "$kit" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
+  (cd "$kit" && git ls-files) > "$list"
+else
+  (cd "$kit" && find . -type f ! -path './build*' ! -path './.git/*' | sed 's|^\./||') > "$list"
+fi
+grep -v -E '^(solutions/|tests/|\.ci/|grader/labs/[^/]+/results/|grader/labs/gpu_results|common/scripts/gradescope/|common/scripts/student_kit/|common/scripts/make_student_kit\.sh|common/scripts/gpu_results\.sh|grader/README\.md|README\.md$)' \
+  "$list" | (cd "$kit" && tar cf - -T -) | tar xf - -C "$out"
+cp "$kit/common/scripts/student_kit/README.md" "$out/README.md"
+echo "$out"

@@ -1,0 +1,25 @@
+#!/bin/sh
+# The student kit, made and then used as its README says, in OUT_DIR:
+#   sh tests/student_kit_test.sh OUT_DIR
+set -eu
+out=$1
+here=$(cd "$(dirname "$0")/.." && pwd)
+rm -rf "$out"
+sh "$here/common/scripts/make_student_kit.sh" "$out" > /dev/null
+fail() { echo "student kit: $*" >&2; exit 1; }
+for gone in solutions tests .ci grader/labs/lab03/results common/scripts/gradescope; do
+  [ ! -e "$out/$gone" ] || fail "has $gone"
+done
+# No instructor option in the docs students get.
+if grep -rn -e "--solutions" -e "--submissions" -e "gradescope" "$out/README.md" "$out/labs" "$out/handouts"; then
+  fail "its docs name instructor options"
+fi
+cd "$out"
+# The README's one command: packages (already there in CI), build, grade stage 3.
+sh common/scripts/setup.sh > setup.log 2>&1 || { cat setup.log; fail "setup.sh failed"; }
+grep -q "Score: 70/80" setup.log || { cat setup.log; fail "stage 3 was not graded 70/80"; }
+if build/grader/grader --help | grep -q -e "--solutions"; then fail "grader --help shows --solutions"; fi
+status=0
+build/grader/grader --lab 3 --backend gpu > gpu.log 2>&1 || status=$?
+[ "$status" -eq 2 ] && grep -q "no reference solutions" gpu.log || { cat gpu.log; fail "--backend gpu did not say why not"; }
+echo "student kit: built and graded from its README in $out"
