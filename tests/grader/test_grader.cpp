@@ -843,3 +843,24 @@ TEST_CASE("the Gradescope bundle grades a submission laid out as Gradescope lays
   CHECK(nothing["score"] == 0);
   CHECK(nothing["output"].get<std::string>().find("No transpose.cu in the submission") != std::string::npos);
 }
+
+TEST_CASE("stages 4 and 5 refuse a submission that includes the solution or tests for the emulator") {
+  for (const auto& [lab, solution] : {std::pair{4, "/solutions/04-xor-swizzle/swizzle.cu"},
+                                      std::pair{5, "/solutions/05-wide-types/wide.cu"}}) {
+    INFO("stage " << lab);
+    const std::string includes = std::string(BANKLAB_TEST_TMP) + "/includes_solution_" + std::to_string(lab) + ".cu";
+    std::ofstream(includes) << "#include \"" << kSource << solution << "\"\n";
+    const Result r = run("--lab " + std::to_string(lab) + " --backend cpu --impl " + includes);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("outside its own folder") != std::string::npos);
+    // The solution with a test on __CUDA_ARCH__ around its first kernel line.
+    std::ifstream in(kSource + solution);
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string detects = std::string(BANKLAB_TEST_TMP) + "/detects_emulator_" + std::to_string(lab) + ".cu";
+    std::ofstream(detects) << "#ifndef __CUDA_ARCH__\nstatic int cpu_only = 1;\n#endif\n" << text.str();
+    const Result d = run("--lab " + std::to_string(lab) + " --backend cpu --impl " + detects);
+    CHECK(d.status == 2);
+    CHECK(d.err.find(":2: this code is not the same for the CPU emulator and for a GPU") != std::string::npos);
+  }
+}
