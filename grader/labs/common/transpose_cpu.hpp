@@ -7,6 +7,8 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <sstream>
 #include <string>
 
 #include "banklab/emulator.hpp"
@@ -14,6 +16,45 @@
 #include "transpose_harness.hpp"
 
 namespace harness {
+
+/// A runner's command line: `runner COMMAND --flag value ...`.
+struct RunnerArgs {
+  std::string command, task, shapes;
+  std::uint64_t seed = 1;
+  double time_limit = 20;
+  std::map<std::string, std::string> other;  ///< any other --flag value
+
+  static RunnerArgs parse(int argc, char** argv) {
+    RunnerArgs a;
+    a.command = argc > 1 ? argv[1] : "";
+    for (int i = 2; i + 1 < argc; i += 2) {
+      const std::string flag = argv[i], value = argv[i + 1];
+      if (flag == "--task") a.task = value;
+      else if (flag == "--shapes") a.shapes = value;
+      else if (flag == "--seed") a.seed = std::strtoull(value.c_str(), nullptr, 10);
+      else if (flag == "--time-limit") a.time_limit = std::atof(value.c_str());
+      else a.other[flag] = value;
+    }
+    return a;
+  }
+};
+
+/// One run per item of "A,B,C": run(item, seconds left) returns the run's
+/// JSON (with "report"); the time limit is for all items together, and the
+/// items after a run that did not complete (a time limit, a crash) are not run.
+template <class Run>
+nlohmann::json run_each(const std::string& items, double time_limit, Run run) {
+  nlohmann::json runs = nlohmann::json::array();
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
+  std::stringstream list(items);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    runs.push_back(run(item, std::max(0.1, left)));
+    if (!runs.back()["report"]["completed"].get<bool>()) break;
+  }
+  return runs;
+}
 
 using TransposeFunction = void (*)(float*, const float*, int, int);
 

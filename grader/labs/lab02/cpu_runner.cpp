@@ -37,14 +37,6 @@ nlohmann::json check_degree() {
   return {{"checked", checked}, {"mismatches", mismatches}, {"first", first}};
 }
 
-std::vector<std::string> split(const std::string& text) {
-  std::vector<std::string> items;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) items.push_back(item);
-  return items;
-}
-
 int parse_count(const std::string& text, int minimum) {
   char* end = nullptr;
   const long value = std::strtol(text.c_str(), &end, 10);
@@ -115,30 +107,18 @@ nlohmann::json run_one(const std::string& task, const std::string& shape, std::u
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "";
-  std::string task, shapes;
-  std::uint64_t seed = 1;
-  double time_limit = 20;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--task") task = argv[i + 1];
-    if (flag == "--shapes") shapes = argv[i + 1];
-    if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    if (flag == "--time-limit") time_limit = std::atof(argv[i + 1]);
-  }
+  const harness::RunnerArgs args = harness::RunnerArgs::parse(argc, argv);
+  const std::string& task = args.task;
   nlohmann::json out = {{"backend", "cpu"}};
-  if (command == "degree") {
+  if (args.command == "degree") {
     out["conflict_degree"] = check_degree();
-  } else if (command == "run" && (task == "rows" || task == "particles" || task == "transpose16") && !shapes.empty()) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
-    out["runs"] = nlohmann::json::array();
-    for (const std::string& shape : split(shapes)) {
-      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+  } else if (args.command == "run" && (task == "rows" || task == "particles" || task == "transpose16") &&
+             !args.shapes.empty()) {
+    out["runs"] = harness::run_each(args.shapes, args.time_limit, [&](const std::string& shape, double left) {
       bool timed_out = false;
-      out["runs"].push_back(run_one(task, shape, seed, std::max(0.1, left), &timed_out));
-      if (timed_out) break;
-    }
-  } else if (command == "answers") {
+      return run_one(task, shape, args.seed, left, &timed_out);
+    });
+  } else if (args.command == "answers") {
     out["predictions"] = nlohmann::json::array();
     for (int i = 0; i < lab02::kPredictions; ++i) out["predictions"].push_back(predicted_wavefronts[i]);
   } else {

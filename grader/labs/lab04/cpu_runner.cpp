@@ -68,34 +68,18 @@ nlohmann::json run_chunks(int tiles, int passes, std::uint64_t seed, double time
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "";
-  std::string task, shapes;
-  std::uint64_t seed = 1;
-  double time_limit = 20;
-  int passes = 1;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--task") task = argv[i + 1];
-    if (flag == "--shapes") shapes = argv[i + 1];
-    if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    if (flag == "--time-limit") time_limit = std::atof(argv[i + 1]);
-    if (flag == "--passes") passes = parse_count(argv[i + 1], 1, 64);
-  }
-  nlohmann::json out = {{"backend", "cpu"}, {"seed", seed}};
-  if (command == "maps") {
+  const harness::RunnerArgs args = harness::RunnerArgs::parse(argc, argv);
+  const int passes = args.other.count("--passes") ? parse_count(args.other.at("--passes"), 1, 64) : 1;
+  nlohmann::json out = {{"backend", "cpu"}, {"seed", args.seed}};
+  if (args.command == "maps") {
     out = maps();
-  } else if (command == "run" && task == "transpose" && !shapes.empty()) {
-    out["runs"] = harness::run_transpose_on_emulator<std::uint32_t>(transpose_swizzled, shapes, seed, time_limit);
-  } else if (command == "run" && task == "chunks" && !shapes.empty()) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
-    out["runs"] = nlohmann::json::array();
-    std::stringstream list(shapes);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-      out["runs"].push_back(run_chunks(parse_count(item, 1, 4096), passes, seed, std::max(0.1, left)));
-      if (!out["runs"].back()["report"]["completed"].get<bool>()) break;
-    }
+  } else if (args.command == "run" && args.task == "transpose" && !args.shapes.empty()) {
+    out["runs"] =
+        harness::run_transpose_on_emulator<std::uint32_t>(transpose_swizzled, args.shapes, args.seed, args.time_limit);
+  } else if (args.command == "run" && args.task == "chunks" && !args.shapes.empty()) {
+    out["runs"] = harness::run_each(args.shapes, args.time_limit, [&](const std::string& item, double left) {
+      return run_chunks(parse_count(item, 1, 4096), passes, args.seed, left);
+    });
   } else {
     std::cerr << "usage: runner maps | run --task transpose --shapes WxH,... --seed N"
                  " | run --task chunks --shapes TILES,... --passes P --seed N\n";

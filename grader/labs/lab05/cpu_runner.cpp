@@ -57,35 +57,21 @@ nlohmann::json run_1d(const std::string& task, int n, std::uint64_t seed, double
 }  // namespace
 
 int main(int argc, char** argv) {
-  const std::string command = argc > 1 ? argv[1] : "";
-  std::string task, shapes;
-  std::uint64_t seed = 1;
-  double time_limit = 20;
-  for (int i = 2; i + 1 < argc; i += 2) {
-    const std::string flag = argv[i];
-    if (flag == "--task") task = argv[i + 1];
-    if (flag == "--shapes") shapes = argv[i + 1];
-    if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
-    if (flag == "--time-limit") time_limit = std::atof(argv[i + 1]);
-  }
-  nlohmann::json out = {{"backend", "cpu"}, {"seed", seed}};
-  if (command == "run" && task == "double" && !shapes.empty()) {
-    out["runs"] = harness::run_transpose_on_emulator<std::uint64_t>(transpose_double, shapes, seed, time_limit);
-  } else if (command == "run" && task == "half" && !shapes.empty()) {
-    out["runs"] = harness::run_transpose_on_emulator<std::uint16_t>(transpose_half, shapes, seed, time_limit,
-                                                                    lab05::kHalfTile,
+  const harness::RunnerArgs args = harness::RunnerArgs::parse(argc, argv);
+  const std::string& task = args.task;
+  nlohmann::json out = {{"backend", "cpu"}, {"seed", args.seed}};
+  if (args.command == "run" && task == "double" && !args.shapes.empty()) {
+    out["runs"] = harness::run_transpose_on_emulator<std::uint64_t>(transpose_double, args.shapes, args.seed,
+                                                                    args.time_limit);
+  } else if (args.command == "run" && task == "half" && !args.shapes.empty()) {
+    out["runs"] = harness::run_transpose_on_emulator<std::uint16_t>(transpose_half, args.shapes, args.seed,
+                                                                    args.time_limit, lab05::kHalfTile,
                                                                     dim3(lab05::kHalfTile, lab05::kHalfRows));
-  } else if (command == "run" && (task == "poly" || task == "quads") && !shapes.empty()) {
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(time_limit);
-    out["runs"] = nlohmann::json::array();
-    std::stringstream list(shapes);
-    std::string item;
-    while (std::getline(list, item, ',')) {
-      const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-      out["runs"].push_back(run_1d(task, parse_count(item), seed, std::max(0.1, left)));
-      if (!out["runs"].back()["report"]["completed"].get<bool>()) break;
-    }
-  } else if (command == "answers") {
+  } else if (args.command == "run" && (task == "poly" || task == "quads") && !args.shapes.empty()) {
+    out["runs"] = harness::run_each(args.shapes, args.time_limit, [&](const std::string& item, double left) {
+      return run_1d(task, parse_count(item), args.seed, left);
+    });
+  } else if (args.command == "answers") {
     out["predictions"] = nlohmann::json::array();
     for (int i = 0; i < lab05::kPredictions; ++i) out["predictions"].push_back(predicted_wavefronts[i]);
   } else {
