@@ -217,7 +217,14 @@ TEST_CASE("--backend gpu on a machine without a usable GPU says why and exits 2"
   const Result r = run("--lab 3 --solutions --backend gpu");
   CHECK(r.status == 2);
   CHECK(r.err.find("--backend gpu:") != std::string::npos);
-  CHECK(report["backend_reason"].get<std::string>().find("so the CPU emulator") != std::string::npos);
+  CHECK(r.err.find("use --backend cpu") != std::string::npos);
+  const std::string reason = report["backend_reason"].get<std::string>();
+  CHECK(reason.find("so the CPU emulator") != std::string::npos);
+  // Why: no nvcc in this build, or nvcc but no GPU (CUDA's own words).
+  CHECK(reason.find(BANKLAB_TEST_HAVE_NVCC ? "no usable GPU: CUDA says" : "this build has no CUDA compiler") !=
+        std::string::npos);
+  CHECK(r.status == 2);
+  CHECK(r.out.empty());  // nothing graded
 }
 
 TEST_CASE("--list names every check with its points") {
@@ -302,8 +309,30 @@ TEST_CASE("text and JSON reports of the skeleton match their golden files") {
 TEST_CASE("--build-only builds the runners (GPU too where nvcc is) and grades nothing") {
   const Result r = run("--lab 3 --solutions --build-only");
   CHECK(r.status == 0);
-  CHECK(r.out.find("lab 3 CPU runner: ") != std::string::npos);
   CHECK(r.out.find("Score") == std::string::npos);
+  // Each runner's path is printed, and it is a program that answers.
+  auto runner_path = [&](const std::string& what) {
+    const auto at = r.out.find("lab 3 " + what + " runner: ");
+    if (at == std::string::npos) return std::string();
+    const auto start = at + what.size() + 15;
+    return r.out.substr(start, r.out.find('\n', start) - start);
+  };
+  const std::string cpu = runner_path("CPU");
+  REQUIRE(!cpu.empty());
+  const auto cpu_answer = banklab::test::run_command(cpu + " run --shapes 32x32 --seed 1");
+  CHECK(cpu_answer.status == 0);
+  CHECK(nlohmann::json::parse(cpu_answer.out)["runs"][0]["mismatches"] == 0);
+  const std::string gpu = runner_path("GPU");
+  if (!BANKLAB_TEST_HAVE_NVCC) {
+    CHECK(gpu.empty());  // no nvcc: no GPU runner, and no claim of one
+    return;
+  }
+  REQUIRE(!gpu.empty());
+  // Without a GPU the runner still starts and answers with CUDA's error; with one, it grades.
+  const auto gpu_answer = banklab::test::run_command(gpu + " run --shapes 32x32 --seed 1");
+  const auto answer = nlohmann::json::parse(gpu_answer.out);
+  CHECK(answer["backend"] == "gpu");
+  CHECK((answer.contains("error") || answer["runs"][0]["mismatches"] == 0));
 }
 
 // ---- stages 1 and 2 ---------------------------------------------------------
