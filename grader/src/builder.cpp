@@ -98,6 +98,7 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   for (const auto& file : own_includes) hash.add(read_file(file));  // files the submission includes
   hash.add(read_file(lab.cpu_runner_library));
   for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
+  hash.add(read_file(config_.dynamic_shared_script));
   // The compatibility headers compiled into every runner: a kit update that
   // changes them must rebuild the runners.
   std::vector<fs::path> headers;
@@ -116,10 +117,16 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   const std::string object = dir + "/kernel.o";
   const std::string runner = dir + "/runner";
   compile.insert(compile.end(), {"-o", object});
-  std::vector<std::string> link = {config_.cxx, "-o", runner, object, lab.cpu_runner_library};
+  // The file's extern __shared__ arrays get their definitions (one block).
+  const std::string dynamic = dir + "/dynamic_shared.cpp";
+  const std::vector<std::string> define_dynamic = {"sh", config_.dynamic_shared_script, dynamic, object};
+  const std::vector<std::string> compile_dynamic = {config_.cxx, "-c", dynamic, "-o", dir + "/dynamic_shared.o"};
+  std::vector<std::string> link = {config_.cxx,         "-o", runner, object, dir + "/dynamic_shared.o",
+                                   lab.cpu_runner_library};
   link.insert(link.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
   link.insert(link.end(), config_.cpu_link_flags.begin(), config_.cpu_link_flags.end());
-  build_cached({compile, link}, runner, fs::path(source).filename().string() + " for the CPU emulator", time_limit_);
+  build_cached({compile, define_dynamic, compile_dynamic, link}, runner,
+               fs::path(source).filename().string() + " for the CPU emulator", time_limit_);
   return runner;
 }
 

@@ -56,6 +56,7 @@ Config load_config(const std::string& executable_path) {
   c.kernel_include_dirs = rebase_all(j.at("kernel_include_dirs"));
   c.cpu_libraries = rebase_all(j.at("cpu_libraries"));
   c.cpu_link_flags = j.at("cpu_link_flags").get<std::vector<std::string>>();
+  c.dynamic_shared_script = rebase(j.at("dynamic_shared_script").get<std::string>());
   c.nvcc = j.at("nvcc").get<std::string>();
   if (!c.nvcc.empty() && !fs::exists(c.nvcc)) c.nvcc = "nvcc";  // another machine: take it from PATH
   c.cuda_architectures = j.at("cuda_architectures").get<std::vector<std::string>>();

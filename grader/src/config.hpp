@@ -36,6 +36,7 @@ struct Config {
   std::vector<std::string> kernel_include_dirs;
   std::vector<std::string> cpu_libraries;
   std::vector<std::string> cpu_link_flags;
+  std::string dynamic_shared_script;  ///< writes the definitions of extern __shared__ arrays
   std::string nvcc;  ///< "" when the build found no CUDA compiler
   std::vector<std::string> cuda_architectures;
   std::map<int, LabFiles> labs;

@@ -27,10 +27,12 @@ uint3 blockIdx;
 dim3 blockDim;
 dim3 gridDim;
 
-// The last variable of the shared section (the runtime links after kernel
-// code): an index past the end of a kernel's last array lands here, outside
-// every kernel's variables, and is reported instead of touching other data.
-__attribute__((section("banklab_shared"), used)) static char g_shared_tail_guard[4096];
+// Guards around the shared variables in the program's thread-local block: an
+// index before the first array lands in the low guard (.tdata comes first),
+// one past the last array in the high guard (the runtime links after kernel
+// code), and is reported instead of touching the thread's control block.
+__attribute__((used)) thread_local char banklab_shared_guard_low[4096] = {1};
+__attribute__((used)) thread_local char banklab_shared_guard_high[4096];
 
 namespace banklab::emu::detail {
 
@@ -476,40 +478,52 @@ void report_crash(const LaunchOptions& options) {
 // ---- one launch ----------------------------------------------------------------
 namespace {
 
-void setup_shared_layout(LaunchReport& report) {
+// Lays out the launched kernel's shared memory as nvcc does
+// (tests/data/gpu/shared_layout*.txt, measured on an H200): the variables the
+// kernel's own code uses in declaration order, then those of the functions
+// it calls, each at its natural alignment; dynamic shared memory after them,
+// at a multiple of 16 bytes. The symbol table has no types: a variable's
+// alignment is guessed as the largest power of two (at most 16) dividing its
+// size, which is exact for a single array and for arrays of float4/double2,
+// and may round up a float or int array that follows an odd-sized one.
+bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes) {
   g_rt.vars.clear();
-  const auto [section_lo, section_hi] = shared_section();
-  g_rt.section_lo = section_lo;
-  g_rt.section_span = section_hi - section_lo;
-  auto statics = kernel_local_statics(g_rt.kernel_mangled);
-  // nvcc places a kernel's shared variables in declaration order, each at its
-  // natural alignment (tests/data/gpu/shared_layout.txt: int a[33] at 0, int
-  // b[32] at 132; char c[3] at 0, double d[4] at 8, float f[5] at 40). GCC
-  // emits a function's statics in reverse declaration order, so declaration
-  // order is descending address. The symbol table has no types: the alignment
-  // is guessed as the largest power of two (at most 16) dividing the size,
-  // which is exact for a single array and for arrays of float4/double2, and
-  // may round up a float or int array that follows an odd-sized one.
-  std::sort(statics.begin(), statics.end(),
-            [](const DataSymbol& a, const DataSymbol& b) { return a.address > b.address; });
+  const SharedSymbols symbols = shared_symbols(kernel);
+  g_rt.section_lo = symbols.region_lo;
+  g_rt.section_span = symbols.region_span;
+  g_rt.not_shared.clear();
+  for (const DataSymbol& s : symbols.not_shared) g_rt.not_shared.push_back({s.address, s.size, 0});
   std::size_t offset = 0;
-  for (const DataSymbol& s : statics) {
+  auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align) {
+    offset = (offset + align - 1) / align * align;
+    g_rt.vars.push_back({s.address, size, offset});
+    report.shared_variables.push_back({s.name, s.address, size, offset});
+    offset += size;
+  };
+  for (const DataSymbol& s : symbols.variables) {
     std::size_t align = 16;
     while (align > 1 && s.size % align != 0) align /= 2;
-    offset = (offset + align - 1) / align * align;
-    g_rt.vars.push_back({s.address, s.size, offset});
-    report.shared_variables.push_back({s.name, s.address, s.size, offset});
-    offset += s.size;
-  }
-  if (!have_symbols() && g_rt.section_span != 0) {
-    // No symbols (a stripped program): the whole section, from offset 0.
-    g_rt.vars.push_back({section_lo, g_rt.section_span, 0});
-    report.shared_variables.push_back({"(shared memory section)", section_lo, g_rt.section_span, 0});
-    offset = g_rt.section_span;
+    place(s, s.size, align);
   }
   report.shared_bytes = offset;
+  if (dynamic_bytes > 0) {
+    if (dynamic_bytes > symbols.dynamic.size) {
+      std::ostringstream out;
+      out << "invalid launch: " << dynamic_bytes << " bytes of dynamic shared memory asked";
+      if (symbols.dynamic.size == 0) {
+        out << ", but the program declares no extern __shared__ array";
+      } else {
+        out << ", more than the " << symbols.dynamic.size << " a block can have";
+      }
+      add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
+      return false;
+    }
+    place(symbols.dynamic, dynamic_bytes, 16);
+  }
+  report.dynamic_shared_bytes = dynamic_bytes;
   g_rt.shared_bytes = offset;
   g_rt.shadow.assign(offset, ShadowByte{});
+  return true;
 }
 
 void poison_shared() {
@@ -647,7 +661,10 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
   const int thread_count = static_cast<int>(threads_per_block);
   g_stacks.ensure(std::max(thread_count, g_stacks.count), options.stack_bytes);
   g_rt.threads.resize(std::max<std::size_t>(g_rt.threads.size(), static_cast<std::size_t>(thread_count)));
-  setup_shared_layout(report);
+  if (!setup_shared_layout(report, kernel_address, options.dynamic_shared_bytes)) {
+    g_rt.report = nullptr;
+    return report;
+  }
   g_rt.trace_begin_launch();
   g_rt.last_pc = 0;
   g_invoke = invoke;

@@ -95,7 +95,8 @@ struct Runtime {
 
   // shared memory of the launched kernel
   std::vector<SharedVar> vars;
-  std::uintptr_t section_lo = 0, section_span = 0;
+  std::uintptr_t section_lo = 0, section_span = 0;  // the program's thread-local block
+  std::vector<SharedVar> not_shared;                 // compiler-made variables in it
   std::size_t shared_bytes = 0;
   std::vector<ShadowByte> shadow;
   std::uint32_t epoch = 0, block_start_epoch = 0;

@@ -12,17 +12,15 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
-
-extern "C" {
-extern char __start_banklab_shared[] __attribute__((weak));
-extern char __stop_banklab_shared[] __attribute__((weak));
-}
 
 namespace banklab::emu::detail {
 
@@ -30,7 +28,7 @@ namespace {
 
 struct Symbol {
   std::string mangled;
-  std::uintptr_t address = 0;
+  std::uintptr_t address = 0;  ///< at run time (TLS: in this thread's block)
   std::size_t size = 0;
   bool function = false;
 };
@@ -42,20 +40,71 @@ std::string demangle(const std::string& name) {
   return status == 0 && out ? std::string(out.get()) : name;
 }
 
-std::uintptr_t load_bias() {
+// The program itself: its load bias and this thread's copy of its
+// thread-local block (where __shared__ variables live).
+struct Program {
   std::uintptr_t bias = 0;
+  std::uintptr_t tls_data = 0;
+  std::size_t tls_size = 0;
+};
+Program program() {
+  Program p;
   dl_iterate_phdr(
       [](dl_phdr_info* info, std::size_t, void* data) {
-        *static_cast<std::uintptr_t*>(data) = info->dlpi_addr;
+        auto* out = static_cast<Program*>(data);
+        out->bias = info->dlpi_addr;
+        out->tls_data = reinterpret_cast<std::uintptr_t>(info->dlpi_tls_data);
+        for (int i = 0; i < info->dlpi_phnum; ++i) {
+          if (info->dlpi_phdr[i].p_type == PT_TLS) out->tls_size = info->dlpi_phdr[i].p_memsz;
+        }
         return 1;  // the first object is the program itself
       },
-      &bias);
-  return bias;
+      &p);
+  return p;
+}
+std::uintptr_t load_bias() { return program().bias; }
+
+// The runtime's own guards around the shared variables, not variables.
+bool is_guard(const std::string& name) { return name.rfind("banklab_shared_guard", 0) == 0; }
+
+// Calls from kernel code into the emulator (access hooks, barriers, atomics)
+// or the C++ library lead to host code, never to __shared__ variables: the
+// search for a kernel's variables does not follow them.
+bool is_runtime_or_library(const std::string& mangled) {
+  static const char* const prefixes[] = {"__tsan_", "_ZN7banklab", "_ZNK7banklab", "_ZSt", "_ZNSt", "_ZNKSt",
+                                         "_ZNSa", "_ZNSs", "_ZNKSs", "_ZNSi", "_ZNSo", "_ZN9__gnu_cxx", "__"};
+  for (const char* p : prefixes) {
+    if (mangled.rfind(p, 0) == 0) return true;
+  }
+  // CUDA's own functions the runtime implements (__syncthreads, __shfl_sync, ...): _Z<length>__name.
+  std::size_t i = 2;
+  while (mangled.rfind("_Z", 0) == 0 && i < mangled.size() && std::isdigit(static_cast<unsigned char>(mangled[i]))) ++i;
+  return i > 2 && mangled.compare(i, 2, "__") == 0;
 }
 
-// The program's .symtab (static symbols included), read once.
-const std::vector<Symbol>& symbols() {
-  static std::vector<Symbol> table;
+// What the program's ELF file says: functions and data (.symtab, static
+// symbols included), its thread-local variables, and, when it was linked with
+// --emit-relocs, which functions each function calls and which thread-local
+// variables it uses.
+struct Image {
+  std::vector<Symbol> table;  // functions and data, by address
+  std::vector<Symbol> tls;    // thread-local variables, by address
+  bool have_relocations = false;
+  // by link-time function address: callees (link-time addresses) and TLS variables (indices into tls)
+  std::map<std::uintptr_t, std::set<std::uintptr_t>> calls;
+  std::map<std::uintptr_t, std::set<std::size_t>> uses;
+  std::vector<std::pair<std::uintptr_t, std::uintptr_t>> functions;  // link-time [begin, end), sorted
+  std::set<std::uintptr_t> not_followed;  // link-time addresses of runtime and library functions
+  std::uintptr_t function_at(std::uintptr_t link_address) const {
+    auto after = std::upper_bound(functions.begin(), functions.end(), std::make_pair(link_address, ~std::uintptr_t{0}));
+    if (after == functions.begin()) return 0;
+    --after;
+    return link_address < after->second ? after->first : 0;
+  }
+};
+
+const Image& image() {
+  static Image img;
   static std::once_flag once;
   std::call_once(once, [] {
     const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
@@ -71,23 +120,83 @@ const std::vector<Symbol>& symbols() {
     const auto* base = static_cast<const unsigned char*>(map);
     const auto* header = reinterpret_cast<const Elf64_Ehdr*>(base);
     const auto* sections = reinterpret_cast<const Elf64_Shdr*>(base + header->e_shoff);
-    const std::uintptr_t bias = load_bias();
+    const Program prog = program();
+    const Elf64_Sym* syms = nullptr;
+    std::size_t sym_count = 0;
+    std::map<std::size_t, std::size_t> tls_index;  // symbol index -> index in img.tls
     for (int i = 0; i < header->e_shnum; ++i) {
       if (sections[i].sh_type != SHT_SYMTAB) continue;
-      const auto* syms = reinterpret_cast<const Elf64_Sym*>(base + sections[i].sh_offset);
+      syms = reinterpret_cast<const Elf64_Sym*>(base + sections[i].sh_offset);
       const char* names = reinterpret_cast<const char*>(base + sections[sections[i].sh_link].sh_offset);
-      const std::size_t count = sections[i].sh_size / sizeof(Elf64_Sym);
-      for (std::size_t s = 0; s < count; ++s) {
+      sym_count = sections[i].sh_size / sizeof(Elf64_Sym);
+      for (std::size_t s = 0; s < sym_count; ++s) {
         const int type = ELF64_ST_TYPE(syms[s].st_info);
-        if ((type != STT_OBJECT && type != STT_FUNC) || syms[s].st_shndx == SHN_UNDEF) continue;
-        table.push_back({names + syms[s].st_name, bias + syms[s].st_value, syms[s].st_size, type == STT_FUNC});
+        if (syms[s].st_shndx == SHN_UNDEF) continue;
+        const std::string name = names + syms[s].st_name;
+        if (type == STT_TLS) {
+          if (prog.tls_data == 0) continue;
+          tls_index[s] = img.tls.size();
+          img.tls.push_back({name, prog.tls_data + syms[s].st_value, syms[s].st_size, false});
+        } else if (type == STT_OBJECT || type == STT_FUNC) {
+          img.table.push_back({name, prog.bias + syms[s].st_value, syms[s].st_size, type == STT_FUNC});
+          if (type == STT_FUNC) {
+            img.functions.emplace_back(syms[s].st_value, syms[s].st_value + std::max<std::size_t>(syms[s].st_size, 1));
+            if (is_runtime_or_library(name)) img.not_followed.insert(syms[s].st_value);
+          }
+        }
+      }
+    }
+    std::sort(img.functions.begin(), img.functions.end());
+    // Relocations of code sections (kept by --emit-relocs): a call or an
+    // address of a function is an edge, a TLS relocation a use.
+    for (int i = 0; i < header->e_shnum && syms != nullptr; ++i) {
+      if (sections[i].sh_type != SHT_RELA || sections[i].sh_info >= header->e_shnum) continue;
+      if (!(sections[sections[i].sh_info].sh_flags & SHF_EXECINSTR)) continue;
+      img.have_relocations = true;
+      const auto* relas = reinterpret_cast<const Elf64_Rela*>(base + sections[i].sh_offset);
+      const std::size_t count = sections[i].sh_size / sizeof(Elf64_Rela);
+      for (std::size_t r = 0; r < count; ++r) {
+        const std::size_t s = ELF64_R_SYM(relas[r].r_info);
+        if (s == 0 || s >= sym_count) continue;
+        const std::uintptr_t from = img.function_at(relas[r].r_offset);
+        if (from == 0) continue;
+        const int type = ELF64_ST_TYPE(syms[s].st_info);
+        if (type == STT_TLS) {
+          if (auto found = tls_index.find(s); found != tls_index.end()) img.uses[from].insert(found->second);
+        } else if ((type == STT_FUNC || type == STT_SECTION) && syms[s].st_shndx != SHN_UNDEF) {
+          const unsigned kind = ELF64_R_TYPE(relas[r].r_info);
+          const bool pc_relative = kind == R_X86_64_PC32 || kind == R_X86_64_PLT32;
+          const std::uintptr_t target =
+              syms[s].st_value + static_cast<std::uintptr_t>(relas[r].r_addend) + (pc_relative ? 4 : 0);
+          if (const std::uintptr_t to = img.function_at(target); to != 0 && to != from) img.calls[from].insert(to);
+        }
       }
     }
     munmap(map, static_cast<std::size_t>(st.st_size));
-    std::sort(table.begin(), table.end(), [](const Symbol& a, const Symbol& b) { return a.address < b.address; });
+    auto by_address = [](const Symbol& a, const Symbol& b) { return a.address < b.address; };
+    std::sort(img.table.begin(), img.table.end(), by_address);
+    // tls_index refers to positions before sorting: sort a permutation instead.
+    std::vector<std::size_t> order(img.tls.size());
+    for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return by_address(img.tls[a], img.tls[b]); });
+    std::vector<std::size_t> rank(order.size());
+    std::vector<Symbol> sorted;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+      rank[order[k]] = k;
+      sorted.push_back(img.tls[order[k]]);
+    }
+    img.tls = std::move(sorted);
+    for (auto& [function, vars] : img.uses) {
+      std::set<std::size_t> renumbered;
+      for (std::size_t v : vars) renumbered.insert(rank[v]);
+      vars = std::move(renumbered);
+    }
   });
-  return table;
+  return img;
 }
+
+const std::vector<Symbol>& symbols() { return image().table; }
+
 
 }  // namespace
 
@@ -105,22 +214,56 @@ FunctionName function_name(const void* address) {
 
 bool have_symbols() { return !symbols().empty(); }
 
-std::vector<DataSymbol> kernel_local_statics(const std::string& mangled_kernel) {
-  std::vector<DataSymbol> out;
-  // A C++ function is _Z<encoding>; its local static x is _ZZ<encoding>E1x
-  // (guard variables, _ZGVZ..., are not data).
-  if (mangled_kernel.rfind("_Z", 0) != 0) return out;
-  const std::string prefix = "_ZZ" + mangled_kernel.substr(2) + "E";
-  for (const Symbol& s : symbols()) {
-    if (!s.function && s.mangled.rfind(prefix, 0) == 0) out.push_back({demangle(s.mangled), s.address, s.size});
+SharedSymbols shared_symbols(const void* kernel) {
+  const Image& img = image();
+  SharedSymbols out;
+  const Program prog = program();
+  out.region_lo = prog.tls_data;
+  out.region_span = prog.tls_data != 0 ? prog.tls_size : 0;
+  std::vector<std::size_t> chosen;
+  std::vector<bool> taken(img.tls.size(), false);
+  auto take = [&](std::size_t v) {
+    if (taken[v] || is_guard(img.tls[v].mangled) || img.tls[v].mangled.rfind("_ZGV", 0) == 0) return;
+    if (img.tls[v].mangled == "banklab_dynamic_shared") return;
+    taken[v] = true;
+    chosen.push_back(v);
+  };
+  const auto link_address = reinterpret_cast<std::uintptr_t>(kernel) - prog.bias;
+  const std::uintptr_t entry = img.have_relocations ? img.function_at(link_address) : 0;
+  if (entry != 0) {
+    // The kernel's own variables (its code, inlined functions included), in
+    // declaration order; then those of the functions it calls, breadth first.
+    std::vector<std::uintptr_t> level = {entry};
+    std::set<std::uintptr_t> seen = {entry};
+    while (!level.empty()) {
+      std::vector<std::size_t> vars;
+      std::vector<std::uintptr_t> next;
+      for (const std::uintptr_t f : level) {
+        if (auto u = img.uses.find(f); u != img.uses.end()) vars.insert(vars.end(), u->second.begin(), u->second.end());
+        if (auto c = img.calls.find(f); c != img.calls.end()) {
+          for (const std::uintptr_t callee : c->second) {
+            if (img.not_followed.count(callee) == 0 && seen.insert(callee).second) next.push_back(callee);
+          }
+        }
+      }
+      std::sort(vars.begin(), vars.end());  // address order: declaration order
+      for (const std::size_t v : vars) take(v);
+      level = std::move(next);
+    }
+  } else {
+    // No relocations to follow (a program linked without --emit-relocs):
+    // every shared variable of the program.
+    for (std::size_t v = 0; v < img.tls.size(); ++v) take(v);
   }
+  for (const std::size_t v : chosen) out.variables.push_back({demangle(img.tls[v].mangled), img.tls[v].address, img.tls[v].size});
+  for (const Symbol& t : img.tls) {
+    if (t.mangled == "banklab_dynamic_shared") out.dynamic = {"(dynamic shared memory)", t.address, t.size};
+    // A __shared__ variable of a class type with a constructor gets a guard
+    // the compiler tests each time a thread passes its declaration.
+    if (t.mangled.rfind("_ZGV", 0) == 0) out.not_shared.push_back({t.mangled, t.address, t.size});
+  }
+  out.followed_calls = entry != 0;
   return out;
-}
-
-std::pair<std::uintptr_t, std::uintptr_t> shared_section() {
-  if (__start_banklab_shared == nullptr) return {0, 0};
-  return {reinterpret_cast<std::uintptr_t>(__start_banklab_shared),
-          reinterpret_cast<std::uintptr_t>(__stop_banklab_shared)};
 }
 
 namespace {

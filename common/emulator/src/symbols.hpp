@@ -28,12 +28,25 @@ FunctionName function_name(const void* address);
 /// Whether the program's symbol table could be read (not stripped).
 bool have_symbols();
 
-/// The kernel's shared variables: the function-local statics of the kernel
-/// (mangled _ZZ<kernel>E<name>), in address order.
-std::vector<DataSymbol> kernel_local_statics(const std::string& mangled_kernel);
-
-/// The address range of the banklab_shared section ({0, 0} when absent).
-std::pair<std::uintptr_t, std::uintptr_t> shared_section();
+/// The shared variables of a program, as seen by one kernel.
+struct SharedSymbols {
+  /// The variables the kernel's code uses (its own, those of the functions it
+  /// calls, file-scope ones), in the order nvcc lays them out: the kernel's
+  /// own code first, in declaration order, then its callees'.
+  std::vector<DataSymbol> variables;
+  /// The block every `extern __shared__` array of the program names (size 0
+  /// when the program declares none).
+  DataSymbol dynamic;
+  /// Compiler-made thread-local variables (initialisation guards) that kernel
+  /// code touches and that are not shared memory.
+  std::vector<DataSymbol> not_shared;
+  /// The program's thread-local block: every shared variable lies in it.
+  std::uintptr_t region_lo = 0, region_span = 0;
+  /// false when the program has no relocations to follow (linked without
+  /// --emit-relocs): `variables` is then every shared variable of the program.
+  bool followed_calls = false;
+};
+SharedSymbols shared_symbols(const void* kernel);
 
 /// Source locations of return addresses (each looked up at address - 1).
 std::unordered_map<std::uintptr_t, SourceLocation> resolve(const std::vector<std::uintptr_t>& return_addresses);

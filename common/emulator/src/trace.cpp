@@ -140,6 +140,9 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
 }
 
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
+  for (const SharedVar& v : g_rt.not_shared) {
+    if (address - v.address < v.size) return;  // an initialisation guard, not shared memory
+  }
   Finding& f = add_finding(FindingKind::kSharedOutOfBounds, pc, 0,
                            std::string("shared ") + (write ? "write" : "read") + " of " + std::to_string(size) +
                                " bytes outside this kernel's __shared__ variables (an index out of range?)");

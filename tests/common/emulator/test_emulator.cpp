@@ -306,6 +306,7 @@ TEST_CASE("a shared index past the end of the kernel's array is an out-of-bounds
 TEST_CASE("a float4 read of a row padded by one float is a misaligned shared access, reported before it faults") {
   float4* out = device_array<float4>(32);
   const auto report = banklab::emu::launch(dim3(1), dim3(32), float4_in_padded_rows, out);
+  INFO(banklab::emu::format_report(report, true));
   const auto* f = finding(report, FindingKind::kMisalignedShared);
   REQUIRE(f != nullptr);
   CHECK(f->where.line == line_of("bug_kernels.cu", "MISALIGNED_FLOAT4"));

@@ -24,10 +24,15 @@
 #define __noinline__ __attribute__((noinline))
 #define __restrict__ __restrict
 #define __launch_bounds__(...)
-// A __shared__ variable is a static in the section banklab_shared: the runtime
-// knows an access is a shared access because its address lies there. `used`
-// keeps write-only arrays (and their stores) from being deleted.
-#define __shared__ __attribute__((section("banklab_shared"), used)) static
+// A __shared__ variable is a thread_local of the program: every declaration
+// CUDA allows stays valid C++ (in a kernel or a device function, at file scope,
+// `static __shared__`, `extern __shared__ T name[]` for dynamic shared memory),
+// and the runtime knows an access is a shared access because its address lies
+// in the program's thread-local block (all CUDA threads are fibers of one OS
+// thread). `used` keeps write-only arrays (and their stores) from being
+// deleted; `aligned(16)` gives the host copy the alignment a vector access of
+// the GPU needs, so that a float4 access the GPU allows never faults here.
+#define __shared__ __attribute__((used, aligned(16))) thread_local
 #define __align__(n) __attribute__((aligned(n)))
 
 // Constructs the emulator does not run: a clear compile error naming them.

@@ -85,6 +85,7 @@ struct LaunchReport {
   std::vector<LineStats> lines;  ///< shared-memory instructions by source line
   std::vector<SharedVariable> shared_variables;
   std::size_t shared_bytes = 0;  ///< static shared memory the kernel declares
+  std::size_t dynamic_shared_bytes = 0;  ///< asked at launch (extern __shared__)
   std::uint64_t threads_run = 0;
   std::uint64_t shared_accesses = 0;  ///< per-lane shared accesses recorded
   /// Shared accesses left out of `lines` because one block held more warp
@@ -101,6 +102,7 @@ struct LaunchOptions {
   bool trace = true;                    ///< record and price shared accesses
   double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
   std::size_t stack_bytes = 64 * 1024;  ///< per CUDA thread
+  std::size_t dynamic_shared_bytes = 0;  ///< the third <<<...>>> argument: the size of extern __shared__ arrays
 };
 
 /// Global memory: host memory in a guarded arena, so that out-of-bounds
