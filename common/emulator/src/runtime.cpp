@@ -411,8 +411,8 @@ std::string seconds_text(double seconds) {
 }
 
 // The innermost frame of the crash's backtrace (frame 0, the handler,
-// skipped) that has a source line outside the emulator's own sources: the
-// line of kernel code that was running. 0 if there is none.
+// skipped) that has a source line outside the emulator's own sources and the
+// system headers: the line of kernel code that was running. 0 if there is none.
 std::uintptr_t kernel_frame() {
   if (g_crash.frame_count <= 1) return 0;
   static const std::string emulator_dir = [] {
@@ -424,7 +424,11 @@ std::uintptr_t kernel_frame() {
   const auto lines = resolve(frames);
   for (const std::uintptr_t frame : frames) {
     const auto found = lines.find(frame);
-    if (found != lines.end() && found->second.line > 0 && found->second.file.rfind(emulator_dir, 0) != 0) return frame;
+    // Not the emulator's own code, nor a system header it inlined (the
+    // timer may stop the thread inside a hook that frees a std::string).
+    if (found != lines.end() && found->second.line > 0 && found->second.file.rfind(emulator_dir, 0) != 0 &&
+        found->second.file.rfind("/usr/", 0) != 0)
+      return frame;
   }
   return 0;
 }
@@ -481,11 +485,10 @@ namespace {
 // Lays out the launched kernel's shared memory as nvcc does
 // (tests/data/gpu/shared_layout*.txt, measured on an H200): the variables the
 // kernel's own code uses in declaration order, then those of the functions
-// it calls, each at its natural alignment; dynamic shared memory after them,
-// at a multiple of 16 bytes. The symbol table has no types: a variable's
-// alignment is guessed as the largest power of two (at most 16) dividing its
-// size, which is exact for a single array and for arrays of float4/double2,
-// and may round up a float or int array that follows an odd-sized one.
+// it calls, each at the alignment of its type (read from the debug
+// information); dynamic shared memory after them, at a multiple of 16 bytes.
+// Without debug information the alignment is guessed as the largest power of
+// two (at most 16) dividing the size.
 bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes) {
   g_rt.vars.clear();
   const SharedSymbols symbols = shared_symbols(kernel);
@@ -501,8 +504,11 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
     offset += size;
   };
   for (const DataSymbol& s : symbols.variables) {
-    std::size_t align = 16;
-    while (align > 1 && s.size % align != 0) align /= 2;
+    std::size_t align = s.alignment;
+    if (align == 0) {
+      align = 16;
+      while (align > 1 && s.size % align != 0) align /= 2;
+    }
     place(s, s.size, align);
   }
   report.shared_bytes = offset;
@@ -534,6 +540,40 @@ std::string wait_place(std::uintptr_t pc) {
   std::ostringstream out;
   out << "0x" << std::hex << pc;
   return out.str();
+}
+
+// One __syncthreads() in the source is one barrier, whatever call sites the
+// compiler made of it (a call duplicated into both arms of a branch): waits at
+// addresses of the same source line are merged.
+void merge_same_line(std::map<std::uintptr_t, std::vector<int>>& at_barrier) {
+  static std::map<std::uintptr_t, std::string> cache;
+  std::vector<std::uintptr_t> unknown;
+  for (const auto& [pc, ids] : at_barrier) {
+    if (cache.count(pc) == 0) unknown.push_back(pc);
+  }
+  if (!unknown.empty()) {
+    const auto lines = resolve(unknown);
+    for (const std::uintptr_t pc : unknown) {
+      const auto found = lines.find(pc);
+      cache[pc] = found != lines.end() && found->second.line > 0 ? found->second.text() : "";
+    }
+  }
+  std::map<std::string, std::uintptr_t> first_pc;
+  for (auto it = at_barrier.begin(); it != at_barrier.end();) {
+    const std::string& line = cache[it->first];
+    if (line.empty()) {
+      ++it;
+      continue;
+    }
+    auto [place, inserted] = first_pc.emplace(line, it->first);
+    if (inserted) {
+      ++it;
+      continue;
+    }
+    auto& into = at_barrier[place->second];
+    into.insert(into.end(), it->second.begin(), it->second.end());
+    it = at_barrier.erase(it);
+  }
 }
 
 // Runs one block to the end. Returns false when the launch must stop (deadlock).
@@ -583,6 +623,7 @@ bool run_block(int thread_count) {
       if (t.status == ThreadStatus::kAtWarpCollective) at_collective.push_back(i);
     }
     const int exited = thread_count - alive;
+    if (at_barrier.size() > 1) merge_same_line(at_barrier);
     if (at_collective.empty()) {
       if (exited > 0 || at_barrier.size() > 1) {
         // The hardware lets such a block go on (or hangs): report, then release.

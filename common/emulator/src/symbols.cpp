@@ -2,6 +2,8 @@
 // __shared__ variables) and addr2line for source lines.
 #include "symbols.hpp"
 
+#include "dwarf.hpp"
+
 #include <cxxabi.h>
 #include <dlfcn.h>
 #include <elf.h>
@@ -31,6 +33,7 @@ struct Symbol {
   std::uintptr_t address = 0;  ///< at run time (TLS: in this thread's block)
   std::size_t size = 0;
   bool function = false;
+  std::size_t alignment = 0;  ///< of a TLS variable's type, from the debug information (0: unknown)
 };
 
 std::string demangle(const std::string& name) {
@@ -124,6 +127,7 @@ const Image& image() {
     const Elf64_Sym* syms = nullptr;
     std::size_t sym_count = 0;
     std::map<std::size_t, std::size_t> tls_index;  // symbol index -> index in img.tls
+    const auto alignments = tls_alignments(base, static_cast<std::size_t>(st.st_size));
     for (int i = 0; i < header->e_shnum; ++i) {
       if (sections[i].sh_type != SHT_SYMTAB) continue;
       syms = reinterpret_cast<const Elf64_Sym*>(base + sections[i].sh_offset);
@@ -136,7 +140,9 @@ const Image& image() {
         if (type == STT_TLS) {
           if (prog.tls_data == 0) continue;
           tls_index[s] = img.tls.size();
-          img.tls.push_back({name, prog.tls_data + syms[s].st_value, syms[s].st_size, false});
+          const auto alignment = alignments.find(syms[s].st_value);
+          img.tls.push_back({name, prog.tls_data + syms[s].st_value, syms[s].st_size, false,
+                             alignment != alignments.end() ? alignment->second : 0});
         } else if (type == STT_OBJECT || type == STT_FUNC) {
           img.table.push_back({name, prog.bias + syms[s].st_value, syms[s].st_size, type == STT_FUNC});
           if (type == STT_FUNC) {
@@ -222,9 +228,14 @@ SharedSymbols shared_symbols(const void* kernel) {
   out.region_span = prog.tls_data != 0 ? prog.tls_size : 0;
   std::vector<std::size_t> chosen;
   std::vector<bool> taken(img.tls.size(), false);
+  std::uintptr_t dynamic_address = 0;
+  for (const Symbol& t : img.tls) {
+    if (t.mangled == "banklab_dynamic_shared") dynamic_address = t.address;
+  }
   auto take = [&](std::size_t v) {
     if (taken[v] || is_guard(img.tls[v].mangled) || img.tls[v].mangled.rfind("_ZGV", 0) == 0) return;
-    if (img.tls[v].mangled == "banklab_dynamic_shared") return;
+    // every extern __shared__ array is the dynamic block itself
+    if (dynamic_address != 0 && img.tls[v].address == dynamic_address) return;
     taken[v] = true;
     chosen.push_back(v);
   };
@@ -255,7 +266,8 @@ SharedSymbols shared_symbols(const void* kernel) {
     // every shared variable of the program.
     for (std::size_t v = 0; v < img.tls.size(); ++v) take(v);
   }
-  for (const std::size_t v : chosen) out.variables.push_back({demangle(img.tls[v].mangled), img.tls[v].address, img.tls[v].size});
+  for (const std::size_t v : chosen)
+    out.variables.push_back({demangle(img.tls[v].mangled), img.tls[v].address, img.tls[v].size, img.tls[v].alignment});
   for (const Symbol& t : img.tls) {
     if (t.mangled == "banklab_dynamic_shared") out.dynamic = {"(dynamic shared memory)", t.address, t.size};
     // A __shared__ variable of a class type with a constructor gets a guard

@@ -15,6 +15,7 @@ struct DataSymbol {
   std::string name;  ///< demangled
   std::uintptr_t address = 0;
   std::size_t size = 0;
+  std::size_t alignment = 0;  ///< of its type, from the debug information (0: unknown)
 };
 
 struct FunctionName {

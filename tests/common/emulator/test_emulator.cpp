@@ -184,6 +184,7 @@ TEST_CASE("an infinite loop stops at the time limit, a crash is reported with it
   const auto spin = banklab::emu::launch(options, dim3(1), dim3(32), spins_forever, static_cast<volatile int*>(flag));
   CHECK_FALSE(spin.completed);
   REQUIRE(finding(spin, FindingKind::kTimeLimit) != nullptr);
+  INFO(finding(spin, FindingKind::kTimeLimit)->where.text() << " in " << finding(spin, FindingKind::kTimeLimit)->where.function);
   CHECK(finding(spin, FindingKind::kTimeLimit)->where.line == line_of("bug_kernels.cu", "SPIN"));
 
   int* out = device_array<int>(32);
