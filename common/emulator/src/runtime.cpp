@@ -161,10 +161,12 @@ void block_barrier(std::uintptr_t pc) {
 
 // Deposits a lane's part of a warp collective and waits until every lane of
 // `mask` that has not exited has arrived; returns with the collective resolved.
-void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintptr_t pc) {
+void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintptr_t pc,
+                     WarpOp op = WarpOp::kShuffle) {
   Thread* self = g_rt.current;
   if (self == nullptr) return;
   WarpState& warp = g_rt.warps[self->warp];
+  warp.op = op;
   warp.values[self->lane] = value;
   warp.sources[self->lane] = source;
   warp.arrived |= 1u << self->lane;
@@ -183,10 +185,44 @@ bool try_release_warp(WarpState& warp, int warp_index) {
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if ((warp.arrived >> lane & 1u) && warp.values[lane] != 0) ballot |= 1u << lane;
   }
+  // Reductions and matches over the lanes that arrived (the mask's live lanes).
+  std::uint64_t reduced = 0;
+  bool first = true;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (!(warp.arrived >> lane & 1u)) continue;
+    const std::uint64_t v = warp.values[lane];
+    const auto sv = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
+    switch (warp.op) {
+      case WarpOp::kAdd: reduced = first ? v : static_cast<std::uint32_t>(reduced + v); break;
+      case WarpOp::kMin: reduced = first || sv < static_cast<std::int32_t>(reduced) ? static_cast<std::uint32_t>(sv) : reduced; break;
+      case WarpOp::kMax: reduced = first || sv > static_cast<std::int32_t>(reduced) ? static_cast<std::uint32_t>(sv) : reduced; break;
+      case WarpOp::kAnd: reduced = first ? v : (reduced & v); break;
+      case WarpOp::kOr: reduced = first ? v : (reduced | v); break;
+      case WarpOp::kXor: reduced = first ? v : (reduced ^ v); break;
+      default: break;
+    }
+    first = false;
+  }
   for (int lane = 0; lane < kWarpSize; ++lane) {
     if (!(warp.arrived >> lane & 1u)) continue;
     const int source = warp.sources[lane];
-    warp.results[lane] = source >= 0 && source < kWarpSize ? warp.values[source] : warp.values[lane];
+    switch (warp.op) {
+      case WarpOp::kShuffle:
+        warp.results[lane] = source >= 0 && source < kWarpSize ? warp.values[source] : warp.values[lane];
+        break;
+      case WarpOp::kMatchAny:
+      case WarpOp::kMatchAll: {
+        std::uint32_t same = 0;
+        for (int other = 0; other < kWarpSize; ++other) {
+          if ((warp.arrived >> other & 1u) && warp.values[other] == warp.values[lane]) same |= 1u << other;
+        }
+        // match_all: the mask if every lane holds the same value, else 0 (pred says which).
+        warp.results[lane] = warp.op == WarpOp::kMatchAny ? same : (same == warp.arrived ? same : 0);
+        break;
+      }
+      default:
+        warp.results[lane] = reduced;
+    }
     warp.ballots[lane] = ballot;
     Thread& t = g_rt.threads[static_cast<std::size_t>(warp_index * kWarpSize + lane)];
     t.status = ThreadStatus::kRunnable;
@@ -207,6 +243,14 @@ std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source) {
 }
 
 int lane_id() { return g_rt.current != nullptr ? g_rt.current->lane : 0; }
+
+std::uint64_t warp_reduce(unsigned mask, std::uint64_t value, int op) {
+  Thread* self = g_rt.current;
+  if (self == nullptr) return value;
+  warp_collective(mask, value, -1, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)),
+                  static_cast<WarpOp>(op));
+  return g_rt.warps[self->warp].results[self->lane];
+}
 
 // ---- global memory: a reserved arena, one guarded mapping per allocation -----
 namespace {
@@ -652,8 +696,19 @@ bool run_block(int thread_count) {
               "move it outside the branch");
         }
       }
+      int count = 0, arrived = 0;
       for (const auto& [place, ids] : at_barrier) {
-        for (int i : ids) g_rt.threads[static_cast<std::size_t>(i)].status = ThreadStatus::kRunnable;
+        for (int i : ids) count += g_rt.threads[static_cast<std::size_t>(i)].barrier_predicate;
+        arrived += static_cast<int>(ids.size());
+      }
+      for (const auto& [place, ids] : at_barrier) {
+        for (int i : ids) {
+          Thread& t = g_rt.threads[static_cast<std::size_t>(i)];
+          t.status = ThreadStatus::kRunnable;
+          t.barrier_result = count;
+          t.barrier_arrived = arrived;
+          t.barrier_predicate = 0;
+        }
       }
       ++g_rt.epoch;
       continue;
@@ -746,6 +801,31 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
 #define BANKLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 
 void __syncthreads() { banklab::emu::detail::block_barrier(BANKLAB_PC); }
+
+namespace {
+// __syncthreads() that also counts the threads with a non-zero predicate.
+const banklab::emu::detail::Thread* counting_barrier(int predicate, std::uintptr_t pc) {
+  using namespace banklab::emu::detail;
+  Thread* self = g_rt.current;
+  if (self == nullptr) return nullptr;
+  self->barrier_predicate = predicate != 0;
+  block_barrier(pc);
+  return self;
+}
+}  // namespace
+
+int __syncthreads_count(int predicate) {
+  const auto* self = counting_barrier(predicate, BANKLAB_PC);
+  return self != nullptr ? self->barrier_result : predicate != 0;
+}
+int __syncthreads_and(int predicate) {
+  const auto* self = counting_barrier(predicate, BANKLAB_PC);
+  return self != nullptr ? self->barrier_result == self->barrier_arrived : predicate != 0;
+}
+int __syncthreads_or(int predicate) {
+  const auto* self = counting_barrier(predicate, BANKLAB_PC);
+  return self != nullptr ? self->barrier_result != 0 : predicate != 0;
+}
 
 void __syncwarp(unsigned mask) { banklab::emu::detail::warp_collective(mask, 0, -1, BANKLAB_PC); }
 

@@ -25,7 +25,13 @@ struct Thread {
   int lane = 0;
   ThreadStatus status = ThreadStatus::kExited;
   std::uintptr_t wait_pc = 0;
+  int barrier_predicate = 0;  // what it brought to __syncthreads_count/and/or
+  int barrier_result = 0;     // the count of non-zero predicates, set at release
+  int barrier_arrived = 0;    // how many threads the barrier released
 };
+
+// What a warp collective computes for each lane when it is released.
+enum class WarpOp : std::uint8_t { kShuffle, kAdd, kMin, kMax, kAnd, kOr, kXor, kMatchAny, kMatchAll };
 
 struct WarpState {
   std::uint32_t present = 0;  // lanes that exist in this block
@@ -33,6 +39,7 @@ struct WarpState {
   std::uint32_t arrived = 0;  // lanes waiting in the current collective
   std::uint32_t mask = 0;     // union of the masks they passed
   std::uint32_t sync_count = 0;
+  WarpOp op = WarpOp::kShuffle;
   std::array<std::uint64_t, kWarpSize> values{};
   std::array<int, kWarpSize> sources{};
   std::array<std::uint64_t, kWarpSize> results{};

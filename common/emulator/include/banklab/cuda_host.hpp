@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "banklab/cuda_types.hpp"
+#include "banklab/cuda_device_functions.hpp"
 
 // No macro tells lab code it is built for the emulator: code must be the
 // same on the CPU and on a GPU (the grader checks it).
@@ -35,8 +36,10 @@
 #define __shared__ __attribute__((used, aligned(16))) thread_local
 #define __align__(n) __attribute__((aligned(n)))
 
+// Constant memory is ordinary memory the kernel reads (its bank costs are not
+// shared memory's); cudaMemcpyToSymbol copies into it.
+#define __constant__
 // Constructs the emulator does not run: a clear compile error naming them.
-#define __constant__ static_assert(false, "the BankLab CPU emulator does not support __constant__ memory");
 #define __managed__ static_assert(false, "the BankLab CPU emulator does not support __managed__ memory");
 
 // ---- built-in variables (set by the scheduler for the running CUDA thread) ---
@@ -48,6 +51,9 @@ inline constexpr int warpSize = 32;
 
 // ---- barriers and warp collectives (opaque calls: data is reloaded after) ----
 void __syncthreads();
+int __syncthreads_count(int predicate);
+int __syncthreads_and(int predicate);
+int __syncthreads_or(int predicate);
 void __syncwarp(unsigned mask = 0xffffffffu);
 unsigned __ballot_sync(unsigned mask, int predicate);
 int __any_sync(unsigned mask, int predicate);
@@ -59,7 +65,55 @@ namespace banklab::emu::detail {
 // (or the caller's own when source is outside [0, 32)).
 std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source);
 int lane_id();
+// A warp reduction or match (op: the runtime's WarpOp) over the lanes of `mask`.
+std::uint64_t warp_reduce(unsigned mask, std::uint64_t value, int op);
 }  // namespace banklab::emu::detail
+
+// Warp reductions and matches (compute capability 7.0 / 8.0 and up).
+inline unsigned __reduce_add_sync(unsigned mask, unsigned value) {
+  return static_cast<unsigned>(banklab::emu::detail::warp_reduce(mask, value, 1));
+}
+inline int __reduce_add_sync(unsigned mask, int value) {
+  return static_cast<int>(__reduce_add_sync(mask, static_cast<unsigned>(value)));
+}
+inline int __reduce_min_sync(unsigned mask, int value) {
+  return static_cast<int>(banklab::emu::detail::warp_reduce(mask, static_cast<unsigned>(value), 2));
+}
+inline int __reduce_max_sync(unsigned mask, int value) {
+  return static_cast<int>(banklab::emu::detail::warp_reduce(mask, static_cast<unsigned>(value), 3));
+}
+// Unsigned order is signed order with the top bit flipped.
+inline unsigned __reduce_min_sync(unsigned mask, unsigned value) {
+  return static_cast<unsigned>(__reduce_min_sync(mask, static_cast<int>(value ^ 0x80000000u))) ^ 0x80000000u;
+}
+inline unsigned __reduce_max_sync(unsigned mask, unsigned value) {
+  return static_cast<unsigned>(__reduce_max_sync(mask, static_cast<int>(value ^ 0x80000000u))) ^ 0x80000000u;
+}
+inline unsigned __reduce_and_sync(unsigned mask, unsigned value) {
+  return static_cast<unsigned>(banklab::emu::detail::warp_reduce(mask, value, 4));
+}
+inline unsigned __reduce_or_sync(unsigned mask, unsigned value) {
+  return static_cast<unsigned>(banklab::emu::detail::warp_reduce(mask, value, 5));
+}
+inline unsigned __reduce_xor_sync(unsigned mask, unsigned value) {
+  return static_cast<unsigned>(banklab::emu::detail::warp_reduce(mask, value, 6));
+}
+template <class T>
+unsigned __match_any_sync(unsigned mask, T value) {
+  static_assert(sizeof(T) <= 8, "__match_any_sync takes 4- or 8-byte values");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  return static_cast<unsigned>(banklab::emu::detail::warp_reduce(mask, bits, 7));
+}
+template <class T>
+unsigned __match_all_sync(unsigned mask, T value, int* predicate) {
+  static_assert(sizeof(T) <= 8, "__match_all_sync takes 4- or 8-byte values");
+  std::uint64_t bits = 0;
+  std::memcpy(&bits, &value, sizeof(T));
+  const auto result = static_cast<unsigned>(banklab::emu::detail::warp_reduce(mask, bits, 8));
+  *predicate = result != 0;
+  return result;
+}
 
 template <class T>
 T banklab_shuffle_as(unsigned mask, T value, int source) {
@@ -118,10 +172,6 @@ float atomicExch(float* address, float value);
 /// The byte offset of a shared variable's address in the kernel's shared
 /// memory, as on the GPU.
 std::size_t __cvta_generic_to_shared(const void* pointer);
-template <class T>
-T __ldg(const T* pointer) {
-  return *pointer;
-}
 void __threadfence();
 void __threadfence_block();
 

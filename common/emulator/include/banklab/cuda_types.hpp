@@ -6,18 +6,6 @@
 #include <cstdint>
 #include <cstring>
 
-// Vector types whose size is 8 or 16 bytes copy themselves with one access of
-// that width, as nvcc does (one LDS.64/LDS.128): left to itself, the host
-// compiler splits a float4 copy into four 4-byte accesses, which would price
-// differently in the bank model.
-#define BANKLAB_WIDE_COPY(Type, Bits)                                                                  \
-  Type() = default;                                                                                    \
-  Type(const Type& other) { *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other); } \
-  Type& operator=(const Type& other) {                                                                 \
-    *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other);                           \
-    return *this;                                                                                      \
-  }
-
 namespace banklab::cuda_bits {
 using Wide8 = std::uint64_t;
 __extension__ typedef unsigned __int128 Wide16;
@@ -34,44 +22,103 @@ struct dim3 {
   constexpr operator uint3() const { return {x, y, z}; }
 };
 
-#define BANKLAB_VEC2(Name, T, Align)                   \
-  struct alignas(Align) Name {                         \
-    T x, y;                                            \
-    BANKLAB_WIDE_COPY(Name, banklab::cuda_bits::Wide8) \
-    Name(T vx, T vy) : x(vx), y(vy) {}                 \
-  };                                                   \
+// The vector types of CUDA's vector_types.h with their sizes and alignments
+// (char2: 2 bytes aligned 2, short4: 8/8, int4: 16/16, double4: 32/16, the
+// 3-component ones aligned as their element). A 2- or 4-component type of 2,
+// 4, 8 or 16 bytes copies itself with one access of its size, as nvcc does;
+// the 32-byte ones with two 16-byte accesses.
+#define BANKLAB_VEC_CTOR1(Name, T) \
+  Name() = default;                \
+  constexpr Name(T vx) : x(vx) {}
+#define BANKLAB_VEC_CTOR2(Name, T) \
+  Name() = default;                \
+  constexpr Name(T vx, T vy) : x(vx), y(vy) {}
+#define BANKLAB_VEC_CTOR3(Name, T) \
+  Name() = default;                \
+  constexpr Name(T vx, T vy, T vz) : x(vx), y(vy), z(vz) {}
+#define BANKLAB_VEC_CTOR4(Name, T) \
+  Name() = default;                \
+  constexpr Name(T vx, T vy, T vz, T vw) : x(vx), y(vy), z(vz), w(vw) {}
+#define BANKLAB_VEC_COPY32(Type)                                                          \
+  Type(const Type& other) { *this = other; }                                              \
+  Type& operator=(const Type& other) {                                                    \
+    using banklab::cuda_bits::Wide16;                                                     \
+    reinterpret_cast<Wide16*>(this)[0] = reinterpret_cast<const Wide16*>(&other)[0];      \
+    reinterpret_cast<Wide16*>(this)[1] = reinterpret_cast<const Wide16*>(&other)[1];      \
+    return *this;                                                                         \
+  }
+#define BANKLAB_VEC_1(Name, T, Align)                                   \
+  struct alignas(Align) Name {                                          \
+    T x;                                                                \
+    BANKLAB_VEC_CTOR1(Name, T)                                          \
+  };                                                                    \
+  inline constexpr Name make_##Name(T x) { return Name(x); }
+#define BANKLAB_VEC_2(Name, T, Align, Bits)                             \
+  struct alignas(Align) Name {                                          \
+    T x, y;                                                             \
+    BANKLAB_VEC_CTOR2(Name, T)                                          \
+    BANKLAB_WIDE_COPY_ONLY(Name, Bits)                                  \
+  };                                                                    \
   inline Name make_##Name(T x, T y) { return Name(x, y); }
-#define BANKLAB_VEC4(Name, T, Align)                             \
-  struct alignas(Align) Name {                                   \
-    T x, y, z, w;                                                \
-    BANKLAB_WIDE_COPY(Name, banklab::cuda_bits::Wide16)          \
-    Name(T vx, T vy, T vz, T vw) : x(vx), y(vy), z(vz), w(vw) {} \
-  };                                                             \
+#define BANKLAB_VEC_3(Name, T)                                          \
+  struct Name {                                                         \
+    T x, y, z;                                                          \
+    BANKLAB_VEC_CTOR3(Name, T)                                          \
+  };                                                                    \
+  inline constexpr Name make_##Name(T x, T y, T z) { return Name(x, y, z); }
+#define BANKLAB_VEC_4(Name, T, Align, Bits)                             \
+  struct alignas(Align) Name {                                          \
+    T x, y, z, w;                                                       \
+    BANKLAB_VEC_CTOR4(Name, T)                                          \
+    BANKLAB_WIDE_COPY_ONLY(Name, Bits)                                  \
+  };                                                                    \
   inline Name make_##Name(T x, T y, T z, T w) { return Name(x, y, z, w); }
+#define BANKLAB_VEC_4_WIDE32(Name, T)                                   \
+  struct alignas(16) Name {                                             \
+    T x, y, z, w;                                                       \
+    BANKLAB_VEC_CTOR4(Name, T)                                          \
+    BANKLAB_VEC_COPY32(Name)                                            \
+  };                                                                    \
+  inline Name make_##Name(T x, T y, T z, T w) { return Name(x, y, z, w); }
+#define BANKLAB_WIDE_COPY_ONLY(Type, Bits)                                                             \
+  Type(const Type& other) { *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other); } \
+  Type& operator=(const Type& other) {                                                                 \
+    *reinterpret_cast<Bits*>(this) = *reinterpret_cast<const Bits*>(&other);                           \
+    return *this;                                                                                      \
+  }
+// One element type: its 1- to 4-component vectors.
+#define BANKLAB_VEC_FAMILY(Prefix, T, Align2, Bits2, Align4, Bits4) \
+  BANKLAB_VEC_1(Prefix##1, T, sizeof(T))                           \
+  BANKLAB_VEC_2(Prefix##2, T, Align2, Bits2)                       \
+  BANKLAB_VEC_3(Prefix##3, T)                                      \
+  BANKLAB_VEC_4(Prefix##4, T, Align4, Bits4)
+#define BANKLAB_VEC_FAMILY_WIDE(Prefix, T)                 \
+  BANKLAB_VEC_1(Prefix##1, T, sizeof(T))                  \
+  BANKLAB_VEC_2(Prefix##2, T, 16, banklab::cuda_bits::Wide16) \
+  BANKLAB_VEC_3(Prefix##3, T)                             \
+  BANKLAB_VEC_4_WIDE32(Prefix##4, T)
 
-BANKLAB_VEC2(float2, float, 8)
-BANKLAB_VEC2(int2, int, 8)
-BANKLAB_VEC2(uint2, unsigned int, 8)
-BANKLAB_VEC4(float4, float, 16)
-BANKLAB_VEC4(int4, int, 16)
-BANKLAB_VEC4(uint4, unsigned int, 16)
+namespace banklab::cuda_bits {
+using Wide2 = std::uint16_t;
+using Wide4 = std::uint32_t;
+}  // namespace banklab::cuda_bits
 
-struct alignas(16) double2 {
-  double x, y;
-  BANKLAB_WIDE_COPY(double2, banklab::cuda_bits::Wide16)
-  double2(double vx, double vy) : x(vx), y(vy) {}
-};
-inline double2 make_double2(double x, double y) { return double2(x, y); }
-
-struct float3 {
-  float x, y, z;
-};
-inline float3 make_float3(float x, float y, float z) { return {x, y, z}; }
-struct int3 {
-  int x, y, z;
-};
-inline int3 make_int3(int x, int y, int z) { return {x, y, z}; }
-inline uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
+BANKLAB_VEC_FAMILY(char, signed char, 2, banklab::cuda_bits::Wide2, 4, banklab::cuda_bits::Wide4)
+BANKLAB_VEC_FAMILY(uchar, unsigned char, 2, banklab::cuda_bits::Wide2, 4, banklab::cuda_bits::Wide4)
+BANKLAB_VEC_FAMILY(short, short, 4, banklab::cuda_bits::Wide4, 8, banklab::cuda_bits::Wide8)
+BANKLAB_VEC_FAMILY(ushort, unsigned short, 4, banklab::cuda_bits::Wide4, 8, banklab::cuda_bits::Wide8)
+BANKLAB_VEC_FAMILY(int, int, 8, banklab::cuda_bits::Wide8, 16, banklab::cuda_bits::Wide16)
+BANKLAB_VEC_FAMILY(float, float, 8, banklab::cuda_bits::Wide8, 16, banklab::cuda_bits::Wide16)
+BANKLAB_VEC_FAMILY_WIDE(long, long)
+BANKLAB_VEC_FAMILY_WIDE(ulong, unsigned long)
+BANKLAB_VEC_FAMILY_WIDE(longlong, long long)
+BANKLAB_VEC_FAMILY_WIDE(ulonglong, unsigned long long)
+BANKLAB_VEC_FAMILY_WIDE(double, double)
+// uint1..uint4 (uint3 is also the type of threadIdx and blockIdx).
+BANKLAB_VEC_1(uint1, unsigned int, 4)
+BANKLAB_VEC_2(uint2, unsigned int, 8, banklab::cuda_bits::Wide8)
+BANKLAB_VEC_4(uint4, unsigned int, 16, banklab::cuda_bits::Wide16)
+inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
 
 /// IEEE half precision, stored as 16 bits; arithmetic goes through float.
 struct alignas(2) half {
@@ -130,6 +177,16 @@ using __half = half;
 inline half __float2half(float value) { return half(value); }
 inline float __half2float(half value) { return static_cast<float>(value); }
 
-#undef BANKLAB_VEC2
-#undef BANKLAB_VEC4
-#undef BANKLAB_WIDE_COPY
+#undef BANKLAB_VEC_CTOR1
+#undef BANKLAB_VEC_CTOR2
+#undef BANKLAB_VEC_CTOR3
+#undef BANKLAB_VEC_CTOR4
+#undef BANKLAB_VEC_COPY32
+#undef BANKLAB_VEC_1
+#undef BANKLAB_VEC_2
+#undef BANKLAB_VEC_3
+#undef BANKLAB_VEC_4
+#undef BANKLAB_VEC_4_WIDE32
+#undef BANKLAB_WIDE_COPY_ONLY
+#undef BANKLAB_VEC_FAMILY
+#undef BANKLAB_VEC_FAMILY_WIDE

@@ -1,0 +1,159 @@
+// Kernels whose results CUDA defines exactly: warp shuffles, votes,
+// reductions and matches, atomics, block-wide counting barriers, the
+// integer intrinsics and min/max; and the cases the emulator's checks must
+// get right (a race in either order, an uninitialised read in the second
+// block, the poison value, warp instructions assembled per warp). The tests
+// in test_semantics.cpp compute the expected results on the host from CUDA's
+// definitions.
+
+__device__ unsigned value_of(unsigned block, unsigned thread) { return block * 1000u + thread * 7u + 1u; }
+
+// out: 5 words per thread: shfl (width 16), shfl_up 3, shfl_down 5, shfl_xor 6, and the partial
+// warp's full-mask tree sum (lane 0 only, else 0).
+__global__ void shuffles(unsigned* out) {
+  const unsigned t = threadIdx.x, lane = t % 32;
+  const unsigned v = value_of(blockIdx.x, t);
+  unsigned* o = out + (blockIdx.x * blockDim.x + t) * 5;
+  o[0] = __shfl_sync(0xffffffffu, v, static_cast<int>((lane + 3) % 16), 16);
+  o[1] = __shfl_up_sync(0xffffffffu, v, 3);
+  o[2] = __shfl_down_sync(0xffffffffu, v, 5);
+  o[3] = __shfl_xor_sync(0xffffffffu, v, 6);
+  unsigned sum = v;
+  for (int d = 16; d > 0; d /= 2) sum += __shfl_down_sync(0xffffffffu, sum, d);
+  o[4] = lane == 0 ? sum : 0u;
+}
+
+// out: 4 words per thread: ballot of (t % 3 == 0), any of (t == 40), all of (t < 1000), all of (lane != 5).
+__global__ void votes(unsigned* out) {
+  const unsigned t = threadIdx.x, lane = t % 32;
+  unsigned* o = out + (blockIdx.x * blockDim.x + t) * 4;
+  o[0] = __ballot_sync(0xffffffffu, t % 3 == 0);
+  o[1] = static_cast<unsigned>(__any_sync(0xffffffffu, t == 40));
+  o[2] = static_cast<unsigned>(__all_sync(0xffffffffu, t < 1000));
+  o[3] = static_cast<unsigned>(__all_sync(0xffffffffu, lane != 5));
+}
+
+// out: 7 words per thread: reduce add/min/max of (int) v - 500, reduce and/or/xor of v,
+// match_any of (lane % 4).
+__global__ void warp_reductions(unsigned* out) {
+  const unsigned t = threadIdx.x;
+  const unsigned v = value_of(blockIdx.x, t);
+  unsigned* o = out + (blockIdx.x * blockDim.x + t) * 7;
+  o[0] = static_cast<unsigned>(__reduce_add_sync(0xffffffffu, static_cast<int>(v) - 500));
+  o[1] = static_cast<unsigned>(__reduce_min_sync(0xffffffffu, static_cast<int>(v) - 500));
+  o[2] = static_cast<unsigned>(__reduce_max_sync(0xffffffffu, static_cast<int>(v) - 500));
+  o[3] = __reduce_and_sync(0xffffffffu, v);
+  o[4] = __reduce_or_sync(0xffffffffu, v);
+  o[5] = __reduce_xor_sync(0xffffffffu, v);
+  o[6] = __match_any_sync(0xffffffffu, (t % 32) % 4);
+}
+
+// out: 5 words per thread: __syncthreads_count of (t % 5 == 0), _and of (t < 1000) and of
+// (t != 7), _or of (t == 7) and of (t > 1000).
+__global__ void counting_barriers(unsigned* out) {
+  const unsigned t = threadIdx.x;
+  unsigned* o = out + (blockIdx.x * blockDim.x + t) * 5;
+  o[0] = static_cast<unsigned>(__syncthreads_count(t % 5 == 0));
+  o[1] = static_cast<unsigned>(__syncthreads_and(t < 1000));
+  o[2] = static_cast<unsigned>(__syncthreads_and(t != 7));
+  o[3] = static_cast<unsigned>(__syncthreads_or(t == 7));
+  o[4] = static_cast<unsigned>(__syncthreads_or(t > 1000));
+}
+
+// Shared and global atomics; results per block in out[block * 8 ...]:
+// sum, max, min, CAS counter, exch final, sum of exch olds, and the global sum (block 0 writes).
+__global__ void atomics(int* out, int* global_sum) {
+  __shared__ int sum, most, least, counter, swapped, olds;
+  const int t = static_cast<int>(threadIdx.x);
+  const int v = static_cast<int>(value_of(blockIdx.x, threadIdx.x)) % 97 - 40;
+  if (t == 0) {
+    sum = 0;
+    most = -1000000;
+    least = 1000000;
+    counter = 0;
+    swapped = 0;
+    olds = 0;
+  }
+  __syncthreads();
+  atomicAdd(&sum, v);
+  atomicMax(&most, v);
+  atomicMin(&least, v);
+  int seen = atomicCAS(&counter, 0, 0);
+  for (;;) {
+    const int before = atomicCAS(&counter, seen, seen + 1);
+    if (before == seen) break;
+    seen = before;
+  }
+  atomicAdd(&olds, atomicExch(&swapped, v));
+  atomicAdd(global_sum, v);
+  __syncthreads();
+  if (t == 0) {
+    int* o = out + blockIdx.x * 8;
+    o[0] = sum;
+    o[1] = most;
+    o[2] = least;
+    o[3] = counter;
+    o[4] = swapped;
+    o[5] = olds;
+  }
+}
+
+// Reads its neighbour's element, then overwrites its own, with no barrier: a
+// write-after-read race (the read comes first).
+__global__ void write_after_read(int* out) {
+  __shared__ int s[64];
+  s[threadIdx.x] = static_cast<int>(threadIdx.x);
+  __syncthreads();
+  out[threadIdx.x] = s[(threadIdx.x + 1) % 64];  // WAR_READ
+  s[threadIdx.x] = 0;                            // WAR_WRITE
+}
+
+// Block 0 fills the array; block 1 reads it without writing: in block 1 the
+// read is uninitialised (shared memory does not survive a block).
+__global__ void reads_what_another_block_wrote(int* out) {
+  __shared__ int s[32];
+  if (blockIdx.x == 0) s[threadIdx.x] = 1;
+  __syncthreads();
+  out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x];  // SECOND_BLOCK_READ
+}
+
+// Copies shared memory nothing wrote: what the emulator fills it with.
+__global__ void copies_unwritten(unsigned* out) {
+  __shared__ unsigned s[32];
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// Lanes 0-15 of warp 0 and lanes 16-31 of warp 1 each store once: two warp
+// instructions of 16 lanes, not one of 32.
+__global__ void half_warps_store(int* out) {
+  __shared__ int s[64];
+  const unsigned lane = threadIdx.x % 32;
+  if ((threadIdx.x < 32) == (lane < 16)) s[threadIdx.x] = 1;  // HALF_WARPS_STORE
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+
+// The integer intrinsics and min/max on a few inputs; out: 20 words (thread 0).
+__global__ void intrinsics(unsigned* out, unsigned a, unsigned b) {
+  if (threadIdx.x != 0) return;
+  out[0] = static_cast<unsigned>(__popc(a));
+  out[1] = static_cast<unsigned>(__clz(static_cast<int>(b)));
+  out[2] = static_cast<unsigned>(__ffs(static_cast<int>(b)));
+  out[3] = __brev(a);
+  out[4] = __byte_perm(a, b, 0x5140u);
+  out[5] = __funnelshift_l(a, b, 8);
+  out[6] = __funnelshift_r(a, b, 8);
+  out[7] = static_cast<unsigned>(__mul24(-3, 5));
+  out[8] = __umul24(0x1000001u, 3u);
+  out[9] = __umulhi(a, b);
+  out[10] = static_cast<unsigned>(__mulhi(-2, 0x40000000));
+  out[11] = __usad(3u, 10u, 100u);
+  out[12] = min(3, 7u);        // mixed: unsigned
+  out[13] = max(-1, 1u);       // -1 as unsigned is the larger
+  out[14] = static_cast<unsigned>(min(-4, 2));
+  out[15] = static_cast<unsigned>(max(2.5f, 1.0f) * 10.0f);
+  out[16] = __float_as_uint(1.0f);
+  out[17] = static_cast<unsigned>(__float2int_rn(2.5f));  // to nearest even: 2
+  out[18] = __uhadd(0xffffffffu, 1u);
+  out[19] = static_cast<unsigned>(__popcll(0xffffffffffull));
+}

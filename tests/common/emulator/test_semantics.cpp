@@ -1,0 +1,266 @@
+// The emulator's semantics against CUDA's definitions, on small launches with
+// a partial last warp (48 threads: warp 1 has lanes 0-15) and two blocks.
+// Expected values are computed here from the CUDA Programming Guide's
+// definitions of each function, never copied from an emulator run.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "banklab/emulator.hpp"
+
+void shuffles(unsigned* out);
+void votes(unsigned* out);
+void warp_reductions(unsigned* out);
+void counting_barriers(unsigned* out);
+void atomics(int* out, int* global_sum);
+void write_after_read(int* out);
+void reads_what_another_block_wrote(int* out);
+void copies_unwritten(unsigned* out);
+void half_warps_store(int* out);
+void intrinsics(unsigned* out, unsigned a, unsigned b);
+
+using banklab::emu::FindingKind;
+using banklab::emu::LaunchReport;
+
+namespace {
+
+constexpr unsigned kBlocks = 2, kThreads = 48;
+
+unsigned value_of(unsigned block, unsigned thread) { return block * 1000u + thread * 7u + 1u; }
+
+template <class T>
+T* device_array(std::size_t count) {
+  void* p = banklab::emu::device_malloc(count * sizeof(T));
+  REQUIRE(p != nullptr);
+  std::memset(p, 0, count * sizeof(T));
+  return static_cast<T*>(p);
+}
+
+// Lanes of thread t's warp that exist (48 threads: warp 1 has 16).
+unsigned lanes_in_warp(unsigned t) { return std::min(32u, kThreads - t / 32 * 32); }
+
+const banklab::emu::Finding* finding(const LaunchReport& report, FindingKind kind) {
+  for (const auto& f : report.findings) {
+    if (f.kind == kind) return &f;
+  }
+  return nullptr;
+}
+
+int line_of(const std::string& marker) {
+  std::ifstream in(std::string(BANKLAB_KERNEL_DIR) + "/semantics_kernels.cu");
+  std::string text;
+  for (int line = 1; std::getline(in, text); ++line) {
+    if (text.find("// " + marker) != std::string::npos) return line;
+  }
+  FAIL("marker " << marker << " not found");
+  return 0;
+}
+
+LaunchReport run_clean(const char* what, const LaunchReport& report) {
+  INFO(what << "\n" << banklab::emu::format_report(report));
+  CHECK(report.completed);
+  CHECK(report.findings.empty());
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("shuffles return the source lane's value, in segments, and a full-mask tree in a partial warp completes") {
+  unsigned* out = device_array<unsigned>(kBlocks * kThreads * 5);
+  run_clean("shuffles", banklab::emu::launch(dim3(kBlocks), dim3(kThreads), shuffles, out));
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned t = 0; t < kThreads; ++t) {
+      CAPTURE(b);
+      CAPTURE(t);
+      const unsigned* o = out + (b * kThreads + t) * 5;
+      const unsigned lane = t % 32, base = t - lane, lanes = lanes_in_warp(t);
+      // __shfl_sync(v, (lane + 3) % 16, width 16): lane (segment start + src) of its 16-lane segment.
+      CHECK(o[0] == value_of(b, base + lane / 16 * 16 + (lane + 3) % 16));
+      // __shfl_up_sync(v, 3): lane - 3, or its own value below lane 3.
+      CHECK(o[1] == value_of(b, lane >= 3 ? t - 3 : t));
+      // __shfl_down_sync(v, 5): lane + 5, or its own from lane 27 up (in a partial warp, lanes whose
+      // source does not exist are undefined and not checked).
+      if (lane + 5 < 32 && lane + 5 < lanes) CHECK(o[2] == value_of(b, t + 5));
+      if (lane + 5 >= 32) CHECK(o[2] == value_of(b, t));
+      // __shfl_xor_sync(v, 6): lane ^ 6 (all sources exist in both warps).
+      if ((lane ^ 6u) < lanes) CHECK(o[3] == value_of(b, base + (lane ^ 6u)));
+      if (lane == 0 && lanes == 32) {
+        unsigned sum = 0;
+        for (unsigned l = 0; l < 32; ++l) sum += value_of(b, base + l);
+        CHECK(o[4] == sum);
+      }
+    }
+  }
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("ballot, any and all see the lanes that exist, in each warp") {
+  unsigned* out = device_array<unsigned>(kBlocks * kThreads * 4);
+  run_clean("votes", banklab::emu::launch(dim3(kBlocks), dim3(kThreads), votes, out));
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned t = 0; t < kThreads; ++t) {
+      CAPTURE(t);
+      const unsigned* o = out + (b * kThreads + t) * 4;
+      const unsigned base = t / 32 * 32, lanes = lanes_in_warp(t);
+      unsigned ballot = 0;
+      bool any40 = false;
+      for (unsigned l = 0; l < lanes; ++l) {
+        if ((base + l) % 3 == 0) ballot |= 1u << l;
+        any40 = any40 || base + l == 40;
+      }
+      CHECK(o[0] == ballot);
+      CHECK(o[1] == (any40 ? 1u : 0u));  // only warp 1 holds thread 40
+      CHECK(o[2] == 1u);
+      CHECK(o[3] == 0u);  // lane 5 exists in both warps
+    }
+  }
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("warp reductions and matches combine exactly the lanes that exist") {
+  unsigned* out = device_array<unsigned>(kBlocks * kThreads * 7);
+  run_clean("warp_reductions", banklab::emu::launch(dim3(kBlocks), dim3(kThreads), warp_reductions, out));
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned t = 0; t < kThreads; ++t) {
+      CAPTURE(t);
+      const unsigned* o = out + (b * kThreads + t) * 7;
+      const unsigned base = t / 32 * 32, lanes = lanes_in_warp(t);
+      int add = 0, least = 1 << 30, most = -(1 << 30);
+      unsigned all_and = ~0u, all_or = 0, all_xor = 0, match = 0;
+      for (unsigned l = 0; l < lanes; ++l) {
+        const unsigned v = value_of(b, base + l);
+        const int s = static_cast<int>(v) - 500;
+        add += s;
+        least = std::min(least, s);
+        most = std::max(most, s);
+        all_and &= v;
+        all_or |= v;
+        all_xor ^= v;
+        if (l % 4 == (t % 32) % 4) match |= 1u << l;
+      }
+      CHECK(static_cast<int>(o[0]) == add);
+      CHECK(static_cast<int>(o[1]) == least);
+      CHECK(static_cast<int>(o[2]) == most);
+      CHECK(o[3] == all_and);
+      CHECK(o[4] == all_or);
+      CHECK(o[5] == all_xor);
+      CHECK(o[6] == match);
+    }
+  }
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("__syncthreads_count, _and and _or count the whole block") {
+  unsigned* out = device_array<unsigned>(kBlocks * kThreads * 5);
+  run_clean("counting_barriers", banklab::emu::launch(dim3(kBlocks), dim3(kThreads), counting_barriers, out));
+  for (unsigned i = 0; i < kBlocks * kThreads; ++i) {
+    CHECK(out[i * 5] == 10u);  // t % 5 == 0 for t = 0, 5, ..., 45
+    CHECK(out[i * 5 + 1] == 1u);
+    CHECK(out[i * 5 + 2] == 0u);
+    CHECK(out[i * 5 + 3] == 1u);
+    CHECK(out[i * 5 + 4] == 0u);
+  }
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("shared and global atomics: add, max, min, a CAS loop and exchange give CUDA's results") {
+  int* out = device_array<int>(kBlocks * 8);
+  int* global_sum = device_array<int>(1);
+  run_clean("atomics", banklab::emu::launch(dim3(kBlocks), dim3(kThreads), atomics, out, global_sum));
+  int total = 0;
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    CAPTURE(b);
+    int sum = 0, most = -1000000, least = 1000000;
+    for (unsigned t = 0; t < kThreads; ++t) {
+      const int v = static_cast<int>(value_of(b, t)) % 97 - 40;
+      sum += v;
+      most = std::max(most, v);
+      least = std::min(least, v);
+    }
+    total += sum;
+    const int* o = out + b * 8;
+    CHECK(o[0] == sum);
+    CHECK(o[1] == most);
+    CHECK(o[2] == least);
+    CHECK(o[3] == static_cast<int>(kThreads));  // each thread's CAS loop adds exactly 1
+    CHECK(o[4] + o[5] == sum);                   // exchanges: every value is returned once or stays
+  }
+  CHECK(*global_sum == total);
+  banklab::emu::device_free(out);
+  banklab::emu::device_free(global_sum);
+}
+
+TEST_CASE("races in both orders: a write after another thread's read is found too") {
+  int* out = device_array<int>(64);
+  const LaunchReport report = banklab::emu::launch(dim3(1), dim3(64), write_after_read, out);
+  const auto* f = finding(report, FindingKind::kSharedRace);
+  REQUIRE(f != nullptr);
+  CHECK(f->message.find("read by one thread are written by another") != std::string::npos);
+  CHECK(f->where.line == line_of("WAR_WRITE"));
+  CHECK(f->other.line == line_of("WAR_READ"));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("an uninitialised read is per block: block 1 reads what only block 0 wrote") {
+  int* out = device_array<int>(64);
+  const LaunchReport report = banklab::emu::launch(dim3(2), dim3(32), reads_what_another_block_wrote, out);
+  const auto* f = finding(report, FindingKind::kUninitializedSharedRead);
+  REQUIRE(f != nullptr);
+  CHECK(f->where.line == line_of("SECOND_BLOCK_READ"));
+  CHECK(f->count == 32);
+  CHECK(f->details.at(0).find("block (1,0,0)") != std::string::npos);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("unwritten shared memory reads as the poison 0xff bytes, not zeros") {
+  unsigned* out = device_array<unsigned>(32);
+  const LaunchReport report = banklab::emu::launch(dim3(1), dim3(32), copies_unwritten, out);
+  CHECK(finding(report, FindingKind::kUninitializedSharedRead) != nullptr);
+  for (int i = 0; i < 32; ++i) CHECK(out[i] == 0xffffffffu);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("warp instructions are assembled per warp: two half-warps of different warps are two instructions") {
+  int* out = device_array<int>(64);
+  const LaunchReport report = banklab::emu::launch(dim3(1), dim3(64), half_warps_store, out);
+  const int line = line_of("HALF_WARPS_STORE");
+  const banklab::emu::LineStats* stats = nullptr;
+  for (const auto& l : report.lines) {
+    if (l.where.line == line) stats = &l;
+  }
+  REQUIRE(stats != nullptr);
+  CHECK(stats->warp_instructions == 2);
+  CHECK(stats->stores == 32);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("integer intrinsics and CUDA's min and max compute what CUDA defines") {
+  unsigned* out = device_array<unsigned>(20);
+  const unsigned a = 0x12345678u, b = 0x00f0f000u;
+  run_clean("intrinsics", banklab::emu::launch(dim3(1), dim3(32), intrinsics, out, a, b));
+  CHECK(out[0] == 13u);           // popcount of 0x12345678
+  CHECK(out[1] == 8u);            // leading zeros of 0x00f0f000
+  CHECK(out[2] == 13u);           // lowest set bit of 0x00f0f000, 1-based
+  CHECK(out[3] == 0x1e6a2c48u);   // 0x12345678 bit-reversed
+  CHECK(out[4] == 0xf0560078u);   // selectors 0,4,1,5 of bytes {78 56 34 12 | 00 f0 f0 00}: 78 00 56 f0
+  CHECK(out[5] == 0xf0f00012u);   // (b:a << 8) >> 32
+  CHECK(out[6] == 0x00123456u);   // low 32 bits of (b:a >> 8)
+  CHECK(static_cast<int>(out[7]) == -15);
+  CHECK(out[8] == 3u);            // the low 24 bits of 0x1000001 are 1
+  CHECK(out[9] == static_cast<unsigned>((static_cast<unsigned long long>(a) * b) >> 32));
+  CHECK(static_cast<int>(out[10]) == -1);  // (-2 * 2^30) >> 32
+  CHECK(out[11] == 107u);
+  CHECK(out[12] == 3u);
+  CHECK(out[13] == 0xffffffffu);
+  CHECK(static_cast<int>(out[14]) == -4);
+  CHECK(out[15] == 25u);
+  CHECK(out[16] == 0x3f800000u);
+  CHECK(out[17] == 2u);
+  CHECK(out[18] == 0x80000000u);
+  CHECK(out[19] == 40u);
+  banklab::emu::device_free(out);
+}
