@@ -99,6 +99,8 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   hash.add(read_file(lab.cpu_runner_library));
   for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
   hash.add(read_file(config_.dynamic_shared_script));
+  for (const auto& flag : config_.cpu_link_flags) hash.add_arg(flag);
+  hash.add("link: runner library first, -u main");  // the link order the secret relies on
   // The compatibility headers compiled into every runner: a kit update that
   // changes them must rebuild the runners.
   std::vector<fs::path> headers;
@@ -121,8 +123,11 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   const std::string dynamic = dir + "/dynamic_shared.cpp";
   const std::vector<std::string> define_dynamic = {"sh", config_.dynamic_shared_script, dynamic, object};
   const std::vector<std::string> compile_dynamic = {config_.cxx, "-c", dynamic, "-o", dir + "/dynamic_shared.o"};
-  std::vector<std::string> link = {config_.cxx,         "-o", runner, object, dir + "/dynamic_shared.o",
-                                   lab.cpu_runner_library};
+  // The runner's own objects first (-u main pulls its main out of the
+  // library before the file under test): its .preinit_array entry, which
+  // takes the grader's secret, runs before any code of that file.
+  std::vector<std::string> link = {config_.cxx, "-o", runner, "-Wl,-u,main", lab.cpu_runner_library, object,
+                                   dir + "/dynamic_shared.o", lab.cpu_runner_library};
   link.insert(link.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
   link.insert(link.end(), config_.cpu_link_flags.begin(), config_.cpu_link_flags.end());
   build_cached({compile, define_dynamic, compile_dynamic, link}, runner,

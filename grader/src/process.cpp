@@ -30,6 +30,29 @@ std::size_t resident_bytes(pid_t pid) {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
+// How many processes `root` and its descendants are (threads are not
+// counted), from /proc/<pid>/task/<tid>/children.
+int process_tree_size(pid_t root, int stop_after) {
+  std::vector<pid_t> pending = {root};
+  int count = 0;
+  while (!pending.empty() && count <= stop_after) {
+    const pid_t pid = pending.back();
+    pending.pop_back();
+    ++count;
+    const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
+    DIR* dir = opendir(tasks.c_str());
+    if (dir == nullptr) continue;
+    while (dirent* entry = readdir(dir)) {
+      if (entry->d_name[0] == '.') continue;
+      std::ifstream children(tasks + "/" + entry->d_name + "/children");
+      pid_t child = 0;
+      while (children >> child) pending.push_back(child);
+    }
+    closedir(dir);
+  }
+  return count;
+}
+
 // The children run_process started and has not reaped yet (several run at
 // once in batch grading): never taken for orphans.
 std::mutex g_live_mutex;
@@ -97,6 +120,8 @@ std::string ProcessResult::describe(double limit_seconds) const {
     std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(memory_limit) / (1u << 30));
     return std::string("was stopped for using more than ") + text + " of memory (--memory-limit)";
   }
+  if (too_many_processes)
+    return "was stopped for starting more than " + std::to_string(process_limit) + " processes (a fork loop?)";
   if (timed_out) {
     char text[32];
     std::snprintf(text, sizeof text, "%g", limit_seconds);
@@ -109,10 +134,13 @@ std::string ProcessResult::describe(double limit_seconds) const {
 ProcessResult run_process(const std::vector<std::string>& argv, double limit_seconds, const ProcessOptions& options) {
   ProcessResult result;
   result.memory_limit = options.memory_bytes;
+  result.process_limit = options.max_processes;
   const auto start = std::chrono::steady_clock::now();
-  int out_pipe[2], err_pipe[2], answer_pipe[2] = {-1, -1};
+  int out_pipe[2], err_pipe[2], answer_pipe[2] = {-1, -1}, secret_pipe[2] = {-1, -1};
+  const bool secret = !options.secret.empty();
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
-      (options.answer_channel && pipe2(answer_pipe, O_CLOEXEC) != 0)) {
+      (options.answer_channel && pipe2(answer_pipe, O_CLOEXEC) != 0) ||
+      (secret && pipe2(secret_pipe, O_CLOEXEC) != 0)) {
     result.failed_to_start = true;
     result.err = std::strerror(errno);
     return result;
@@ -125,18 +153,25 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     setpgid(0, 0);
     dup2(out_pipe[1], 1);
     dup2(err_pipe[1], 2);
+    // Descriptor 3 for the answer, 4 for the secret: first moved out of the
+    // way (either pipe may already sit on 3 or 4), then put in place (dup2
+    // clears close-on-exec).
+    const int answer_high = options.answer_channel ? fcntl(answer_pipe[1], F_DUPFD, 100) : -1;
+    const int secret_high = secret ? fcntl(secret_pipe[0], F_DUPFD, 100) : -1;
     if (options.answer_channel) {
-      // Descriptor 3 for the answer (dup2 clears close-on-exec; if the pipe
-      // already is 3, clear it by hand).
-      if (answer_pipe[1] == 3) {
-        fcntl(3, F_SETFD, 0);
-      } else {
-        dup2(answer_pipe[1], 3);
-      }
+      dup2(answer_high, 3);
       setenv("BANKLAB_ANSWER_FD", "3", 1);
     } else {
       unsetenv("BANKLAB_ANSWER_FD");
     }
+    if (secret) {
+      dup2(secret_high, 4);
+      setenv("BANKLAB_SECRET_FD", "4", 1);
+    } else {
+      unsetenv("BANKLAB_SECRET_FD");
+    }
+    if (answer_high >= 0) close(answer_high);
+    if (secret_high >= 0) close(secret_high);
     if (options.file_bytes != 0) {
       const rlimit limit = {options.file_bytes, options.file_bytes};
       setrlimit(RLIMIT_FSIZE, &limit);
@@ -152,6 +187,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   close(out_pipe[1]);
   close(err_pipe[1]);
   if (options.answer_channel) close(answer_pipe[1]);
+  if (secret) {
+    // A few dozen bytes: the pipe holds them without blocking.
+    const std::string line = options.secret + "\n";
+    (void)!write(secret_pipe[1], line.data(), line.size());
+    close(secret_pipe[1]);
+    close(secret_pipe[0]);
+  }
   if (pid < 0) {
     result.failed_to_start = true;
     result.err = std::strerror(errno);
@@ -188,7 +230,13 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
       kill(-pid, SIGKILL);
       break;
     }
-    const int wait_ms = reaped ? 0 : options.memory_bytes != 0 ? 100 : 1000;
+    if (options.max_processes != 0 && !reaped && process_tree_size(pid, options.max_processes) > options.max_processes) {
+      result.too_many_processes = true;
+      kill(-pid, SIGKILL);
+      break;
+    }
+    const bool watching = options.memory_bytes != 0 || options.max_processes != 0;
+    const int wait_ms = reaped ? 0 : watching ? 100 : 1000;
     const int ready = poll(fds, watched, static_cast<int>(std::min<long long>(left.count(), wait_ms)));
     if (ready < 0 && errno != EINTR) break;
     if (reaped && ready == 0) break;  // the child has ended and nothing more is waiting
@@ -217,7 +265,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   if (WIFEXITED(status)) {
     result.exited = true;
     result.exit_code = WEXITSTATUS(status);
-  } else if (WIFSIGNALED(status) && !result.timed_out && !result.out_of_memory) {
+  } else if (WIFSIGNALED(status) && !result.timed_out && !result.out_of_memory && !result.too_many_processes) {
     result.signal = WTERMSIG(status);
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

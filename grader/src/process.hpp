@@ -22,6 +22,15 @@ struct ProcessOptions {
   std::size_t memory_bytes = 0;
   /// Largest file the child may write (RLIMIT_FSIZE; 0: no limit).
   std::size_t file_bytes = 0;
+  /// A secret the child reads once from descriptor 4 (named in the
+  /// environment as BANKLAB_SECRET_FD) before any code under test runs, and
+  /// puts in front of its answer ("" : none).
+  std::string secret;
+  /// Kill the child when it and its descendants are more than this many
+  /// processes (0: no limit), counted every 100 ms: a fork loop is stopped
+  /// long before the machine's limit. (RLIMIT_NPROC would count every
+  /// process of the user, and not bind root.)
+  int max_processes = 0;
 };
 
 struct ProcessResult {
@@ -30,9 +39,11 @@ struct ProcessResult {
   bool exited = false;
   bool timed_out = false;
   bool out_of_memory = false;  ///< killed for exceeding ProcessOptions::memory_bytes
+  bool too_many_processes = false;  ///< killed for exceeding ProcessOptions::max_processes
   bool failed_to_start = false;
   bool output_truncated = false;  ///< stdout or stderr went past the cap
   std::size_t memory_limit = 0;
+  int process_limit = 0;
   std::string out;     ///< stdout (capped)
   std::string err;     ///< stderr (capped)
   std::string answer;  ///< what arrived on the answer channel

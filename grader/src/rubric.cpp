@@ -1,6 +1,9 @@
 // Running a rubric: dependencies, isolation of runner calls, scoring.
 #include "rubric.hpp"
 
+#include <cstdio>
+#include <random>
+
 #include <chrono>
 #include <iostream>
 
@@ -47,6 +50,20 @@ void GradeContext::build() {
   }
 }
 
+namespace {
+// 32 hex digits from the kernel's random source.
+std::string fresh_secret() {
+  std::random_device device;
+  std::string out;
+  for (int i = 0; i < 4; ++i) {
+    char part[9];
+    std::snprintf(part, sizeof part, "%08x", device());
+    out += part;
+  }
+  return out;
+}
+}  // namespace
+
 const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vector<std::string>& args,
                                        const char* what) {
   std::string key = what;
@@ -65,20 +82,33 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   options.answer_channel = true;  // the answer never shares stdout with the code under test
   options.memory_bytes = memory_bytes_;
   options.file_bytes = std::size_t{64} << 20;
+  options.max_processes = 32;
+  // A fresh secret per run: the runner reads it before the code under test
+  // runs and puts it in front of its answer; an answer without it did not
+  // come from the runner.
+  options.secret = fresh_secret();
   const ProcessResult r = run_process(argv, time_limit_, options);
   answer.printed = r.out + r.err;
   if (r.output_truncated) answer.printed += "\n[... more output dropped: at most 1 MiB of stdout and of stderr is kept]";
+  std::string mismatch;
   if (!r.answer.empty()) {
-    try {
-      answer.data = nlohmann::json::parse(r.answer);
-    } catch (const nlohmann::json::exception&) {
-      answer.data = nullptr;
+    // Exactly one line, "<secret> <json>".
+    const std::string prefix = options.secret + " ";
+    const bool one_line = r.answer.find('\n') == r.answer.size() - 1;
+    if (r.answer.compare(0, prefix.size(), prefix) != 0 || !one_line) {
+      mismatch = "it did not come from the grader's runner alone (something else wrote to the runner's answer "
+                 "channel, descriptor 3)";
+    } else {
+      try {
+        answer.data = nlohmann::json::parse(r.answer.substr(prefix.size()));
+      } catch (const nlohmann::json::exception&) {
+        answer.data = nullptr;
+      }
     }
   }
   // An answer must be for what was asked: the same backend and, for runs
   // over shapes, the requested shapes in order.
-  std::string mismatch;
-  if (answer.data.is_object()) {
+  if (mismatch.empty() && answer.data.is_object()) {
     const std::string backend = what == std::string("GPU") ? "gpu" : "cpu";
     if (!answer.data.contains("backend") || answer.data["backend"] != backend) {
       mismatch = "the runner's answer is not from the " + std::string(what) + " runner";

@@ -683,12 +683,32 @@ TEST_CASE("JSON printed by the code under test is its output, never the runner's
   const auto forged = grade_json(submission(3, "hostile", "forged_stdout.cu"), 1);
   CHECK(forged["score"] == 70);
   CHECK(failing(forged) == std::set<std::string>{kRead});
-  // A forged answer written to the answer descriptor itself is checked
-  // against the request (here: no runs for the shapes asked) and rejected.
+  // A forged answer written to the answer descriptor itself lacks the run's
+  // secret and is rejected.
   const auto descriptor = grade_json(submission(3, "hostile", "forged_descriptor.cu"), 1);
   CHECK(descriptor["score"] == 0);
-  CHECK(output_of(descriptor, kSquare).find("answer was rejected: the runner's answer does not match the request") !=
+  CHECK(output_of(descriptor, kSquare).find("answer was rejected: it did not come from the grader's runner alone") !=
         std::string::npos);
+}
+
+TEST_CASE("the runner takes the grader's secret before any code of the submission runs") {
+  // The submission's .preinit_array entry reads the secret descriptor and
+  // forges an answer for every shape asked, with no mismatches: the runner
+  // read the secret first, so the answer is refused and nothing passes.
+  // (Linked with the submission first, the forgery scores 60 of 80.)
+  const auto stolen = grade_json(submission(3, "hostile", "stolen_secret.cu"), 1);
+  CHECK(stolen["score"] == 0);
+  CHECK(output_of(stolen, kSquare).find("it did not come from the grader's runner alone") != std::string::npos);
+}
+
+TEST_CASE("a submission that starts processes in a loop is stopped at 32 processes") {
+  const auto forks = grade_json(submission(3, "hostile", "fork_loop.cu"), 1);
+  CHECK(forks["score"] == 0);
+  CHECK(output_of(forks, kSquare).find("was stopped for starting more than 32 processes") != std::string::npos);
+}
+
+TEST_CASE("file-scope __shared__ arrays, CUDA's min() and shared memory in a device function grade as correct") {
+  CHECK(grade_json(submission(3, "right", "file_scope_min_max.cu"), 0)["score"] == 80);
 }
 
 TEST_CASE("a child that detaches with setsid() is ended with the check that started it") {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <string>
 
@@ -79,19 +80,51 @@ class Json {
   bool fresh_ = true;
 };
 
+namespace {
+
+// The grader's secret for this run, read from BANKLAB_SECRET_FD by the first
+// code of the program that runs (the runner's entry in .preinit_array: the
+// runner's objects are linked first), before any code of the file under test,
+// and never stored where that code can name it.
+char g_secret[80];
+
+// Runs before the C library's own initialisation: the environment comes as
+// an argument, and only system calls are used.
+void read_secret(int, char**, char** envp) {
+  const char* fd_text = nullptr;
+  for (char** e = envp; e != nullptr && *e != nullptr; ++e) {
+    if (std::strncmp(*e, "BANKLAB_SECRET_FD=", 18) == 0) fd_text = *e + 18;
+  }
+  if (fd_text == nullptr) return;
+  int fd = 0;
+  for (const char* c = fd_text; *c >= '0' && *c <= '9'; ++c) fd = fd * 10 + (*c - '0');
+  std::size_t got = 0;
+  while (got + 1 < sizeof g_secret) {
+    const ssize_t n = ::read(fd, g_secret + got, sizeof g_secret - 1 - got);
+    if (n <= 0) break;
+    got += static_cast<std::size_t>(n);
+    if (g_secret[got - 1] == '\n') break;
+  }
+  if (got > 0 && g_secret[got - 1] == '\n') --got;
+  g_secret[got] = '\0';
+  ::close(fd);
+}
+__attribute__((section(".preinit_array"), used)) void (*const g_read_secret)(int, char**, char**) = read_secret;
+
 /// Sends the runner's answer (one JSON object) to the grader: on the file
 /// descriptor the grader names in BANKLAB_ANSWER_FD, apart from whatever the
-/// program under test prints on stdout and stderr; on stdout when the runner
-/// is run by hand.
-inline void emit_answer(const std::string& json) {
-  const std::string line = json + "\n";
+/// program under test prints on stdout and stderr, after the secret the
+/// grader gave this run; on stdout when the runner is run by hand.
+void emit_answer(const std::string& json) {
   std::fflush(stdout);
   const char* fd_text = std::getenv("BANKLAB_ANSWER_FD");
   if (fd_text == nullptr) {
+    const std::string line = json + "\n";
     std::fwrite(line.data(), 1, line.size(), stdout);
     std::fflush(stdout);
     return;
   }
+  const std::string line = std::string(g_secret) + " " + json + "\n";
   const int fd = std::atoi(fd_text);
   std::size_t done = 0;
   while (done < line.size()) {
@@ -100,5 +133,7 @@ inline void emit_answer(const std::string& json) {
     done += static_cast<std::size_t>(n);
   }
 }
+
+}  // namespace
 
 }  // namespace harness

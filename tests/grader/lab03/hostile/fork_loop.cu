@@ -1,0 +1,81 @@
+// HOSTILE (stage 3): the padded solution plus a constructor that starts
+// processes in a loop (each child sleeps). The grader stops the run when it
+// holds more than 32 processes, and every check fails with that reason.
+// Stage 3, padded transpose: the one file you hand in. Build and grade with
+//   build/grader/grader --lab 3
+// TUTORIAL: both kernels copy a 32x32 tile of `in` into shared memory row by
+// row, then write it to `out` column by column, so that the global reads and
+// the global writes are both coalesced. Shared memory makes the turn.
+
+// Tile edge and rows per thread block: a block of 32x8 threads moves a
+// 32x32 tile, each thread four elements (rows threadIdx.y, +8, +16, +24).
+constexpr int TILE_DIM = 32;
+constexpr int BLOCK_ROWS = 8;
+
+/// The conflicted reference, kept for comparison: correct, but reading a
+/// column of tile[32][32] puts all 32 lanes of a warp in one bank (32-way
+/// conflict). Do not change it; the grader times its own copy.
+__global__ void transpose_conflicted(float* out, const float* in, int width, int height) {
+  __shared__ float tile[TILE_DIM][TILE_DIM];
+  int x = blockIdx.x * TILE_DIM + threadIdx.x;
+  int y = blockIdx.y * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
+    if (x < width && y + j < height) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * width + x];
+  }
+  __syncthreads();
+  x = blockIdx.y * TILE_DIM + threadIdx.x;
+  y = blockIdx.x * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
+    if (x < height && y + j < width) out[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];
+  }
+}
+
+/// transpose_padded: out (height x width) = transpose of in (width x height),
+/// both row-major: out[x * height + y] = in[y * width + x].
+///
+/// Example: in = [1 2 3; 4 5 6] (width 3, height 2) gives out = [1 4; 2 5; 3 6].
+///
+/// Rules:
+///  - launched with block (32, 8) and grid (ceil(width/32), ceil(height/32));
+///    any width and height >= 1, so the last tiles can be partial;
+///  - every shared-memory instruction (the tile write and the tile read) must
+///    cost one wavefront per warp: no bank conflicts;
+///  - use no more shared memory than a 32x33 float tile (4224 bytes);
+///  - every thread of the block must reach __syncthreads().
+///
+/// TODO(student): fill in (about 1 line): change the tile so that a column
+/// read no longer hits one bank. Run `build/common/banksim/banksim --width 4
+/// --stride 32` and `--stride 33` to see why.
+__global__ void transpose_padded(float* out, const float* in, int width, int height) {
+  // TODO(student): this tile is unpadded, so the column read below is a
+  // 32-way bank conflict. Pad it.
+  __shared__ float tile[TILE_DIM][TILE_DIM + 1];
+  int x = blockIdx.x * TILE_DIM + threadIdx.x;
+  int y = blockIdx.y * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
+    if (x < width && y + j < height) tile[threadIdx.y + j][threadIdx.x] = in[(y + j) * width + x];
+  }
+  __syncthreads();  // outside the bounds checks: every thread must reach it
+  x = blockIdx.y * TILE_DIM + threadIdx.x;
+  y = blockIdx.x * TILE_DIM + threadIdx.y;
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
+    if (x < height && y + j < width) out[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];
+  }
+}
+
+// Before main: a forged answer written straight to the runner's answer
+// descriptor (named in BANKLAB_ANSWER_FD), then exit before the runner runs.
+#include <unistd.h>
+namespace {
+struct Spawner {
+  Spawner() {
+    for (int i = 0; i < 200; ++i) {
+      if (fork() == 0) {
+        sleep(30);
+        _exit(0);
+      }
+    }
+    sleep(30);
+  }
+} spawner;
+}  // namespace
