@@ -185,7 +185,9 @@ TEST_CASE("known wrong: an infinite loop fails correctness and what needs it, wi
   const auto report = grade_json(wrong("infinite_loop.cu"), 1);
   CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
   CHECK(report["score"] == 20);  // the four findings checks, up to where the kernel stopped
-  CHECK(output_of(report, kSquare).find("is there an infinite loop?") != std::string::npos);
+  CHECK(output_of(report, kSquare).find("(an endless loop, or more work than the emulator does in that time)") !=
+        std::string::npos);
+  CHECK(output_of(report, kSquare).find("no block finished: look for a loop") != std::string::npos);
   CHECK(output_of(report, kSquare).find("infinite_loop.cu:52") != std::string::npos);
   CHECK(output_of(report, kRace).find("up to where the kernel stopped") != std::string::npos);
 }

@@ -81,12 +81,13 @@ std::string format_report(const LaunchReport& report, bool verbose) {
     return out.str();
   }
   out << "  " << std::left << std::setw(24) << "line" << std::right << std::setw(10) << "loads" << std::setw(10)
-      << "stores" << std::setw(12) << "warp instr" << std::setw(12) << "wavefronts" << std::setw(8) << "worst"
-      << std::setw(10) << "excess" << '\n';
+      << "stores" << std::setw(12) << "warp instr" << std::setw(12) << "wavefronts" << std::setw(10) << "ideal"
+      << std::setw(10) << "excess" << std::setw(8) << "worst" << '\n';
   for (const LineStats& l : report.lines) {
     out << "  " << std::left << std::setw(24) << l.where.text() << std::right << std::setw(10) << l.loads
         << std::setw(10) << l.stores << std::setw(12) << l.warp_instructions << std::setw(12) << l.wavefronts
-        << std::setw(8) << l.worst_wavefronts << std::setw(10) << l.excess_wavefronts() << '\n';
+        << std::setw(10) << l.ideal_wavefronts << std::setw(10) << l.excess_wavefronts() << std::setw(8)
+        << l.worst_wavefronts << '\n';
   }
   if (verbose) {
     for (const LineStats& l : report.lines) {

@@ -488,9 +488,15 @@ void report_crash(const LaunchOptions& options) {
     const std::uintptr_t pc =
         t == nullptr ? 0 : frame != 0 ? frame : (g_rt.last_pc != 0 ? g_rt.last_pc : g_crash.pc + 1);
     Finding& f = add_finding(FindingKind::kTimeLimit, pc, 0,
-                             "the kernel ran past the time limit of " + seconds_text(options.time_limit_seconds) +
-                                 ": is there an infinite loop?");
-    f.details.push_back("stopped while " + who + " was running");
+                             "the launch ran past the time limit of " + seconds_text(options.time_limit_seconds) +
+                                 " (an endless loop, or more work than the emulator does in that time)");
+    f.details.push_back("stopped while " + who + " was running, after " + std::to_string(g_rt.report->blocks_run - 1) +
+                        " of " + std::to_string(std::uint64_t{gridDim.x} * gridDim.y * gridDim.z) +
+                        " blocks had finished");
+    f.details.push_back(g_rt.report->blocks_run > 1
+                            ? "blocks were finishing: if the launch is just long, raise the time limit (or trace "
+                              "fewer blocks)"
+                            : "no block finished: look for a loop whose exit condition never comes true here");
     return;
   }
   std::string message = "kernel crashed: " + signal_text(g_crash.signal) + " in " + who;
@@ -772,10 +778,18 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
   bool completed = true;
   if (sigsetjmp(g_recover, 1) == 0) {
     g_in_launch = 1;
+    const std::uint64_t total_blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+    const std::uint64_t stride = options.trace_blocks == 0 || options.trace_blocks >= total_blocks
+                                     ? 1
+                                     : (total_blocks + options.trace_blocks - 1) / options.trace_blocks;
+    std::uint64_t index = 0;
     for (unsigned z = 0; z < grid.z && completed; ++z) {
       for (unsigned y = 0; y < grid.y && completed; ++y) {
-        for (unsigned x = 0; x < grid.x && completed; ++x) {
+        for (unsigned x = 0; x < grid.x && completed; ++x, ++index) {
           blockIdx = {x, y, z};
+          g_rt.tracing = options.trace && index % stride == 0;
+          report.blocks_traced += g_rt.tracing ? 1 : 0;
+          report.blocks_run += 1;
           completed = run_block(thread_count);
           report.threads_run += static_cast<std::uint64_t>(thread_count);
         }
@@ -893,33 +907,30 @@ BANKLAB_ATOMIC(unsigned long long, atomicCAS,
 BANKLAB_ATOMIC(int, atomicExch, (int* address, int value), *address = value)
 BANKLAB_ATOMIC(unsigned, atomicExch, (unsigned* address, unsigned value), *address = value)
 BANKLAB_ATOMIC(float, atomicExch, (float* address, float value), *address = value)
-
-// ---- the host runtime API -----------------------------------------------------------
-cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
-  *pointer = banklab::emu::device_malloc(bytes);
-  return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
-}
-cudaError_t cudaFree(void* pointer) {
-  banklab::emu::device_free(pointer);
-  return cudaSuccess;
-}
-cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind) {
-  std::memmove(destination, source, bytes);
-  return cudaSuccess;
-}
-cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
-  std::memset(pointer, value, bytes);
-  return cudaSuccess;
-}
-cudaError_t cudaDeviceSynchronize() { return cudaSuccess; }
-cudaError_t cudaGetLastError() { return cudaSuccess; }
-const char* cudaGetErrorString(cudaError_t error) {
-  switch (error) {
-    case cudaSuccess:
-      return "no error";
-    case cudaErrorMemoryAllocation:
-      return "out of memory";
-    default:
-      return "invalid argument";
-  }
-}
+BANKLAB_ATOMIC(unsigned long long, atomicExch, (unsigned long long* address, unsigned long long value),
+               *address = value)
+BANKLAB_ATOMIC(int, atomicSub, (int* address, int value), *address = old - value)
+BANKLAB_ATOMIC(unsigned, atomicSub, (unsigned* address, unsigned value), *address = old - value)
+BANKLAB_ATOMIC(long long, atomicMax, (long long* address, long long value), *address = std::max(old, value))
+BANKLAB_ATOMIC(unsigned long long, atomicMax, (unsigned long long* address, unsigned long long value),
+               *address = std::max(old, value))
+BANKLAB_ATOMIC(long long, atomicMin, (long long* address, long long value), *address = std::min(old, value))
+BANKLAB_ATOMIC(unsigned long long, atomicMin, (unsigned long long* address, unsigned long long value),
+               *address = std::min(old, value))
+BANKLAB_ATOMIC(int, atomicAnd, (int* address, int value), *address = old & value)
+BANKLAB_ATOMIC(unsigned, atomicAnd, (unsigned* address, unsigned value), *address = old & value)
+BANKLAB_ATOMIC(unsigned long long, atomicAnd, (unsigned long long* address, unsigned long long value),
+               *address = old & value)
+BANKLAB_ATOMIC(int, atomicOr, (int* address, int value), *address = old | value)
+BANKLAB_ATOMIC(unsigned, atomicOr, (unsigned* address, unsigned value), *address = old | value)
+BANKLAB_ATOMIC(unsigned long long, atomicOr, (unsigned long long* address, unsigned long long value),
+               *address = old | value)
+BANKLAB_ATOMIC(int, atomicXor, (int* address, int value), *address = old ^ value)
+BANKLAB_ATOMIC(unsigned, atomicXor, (unsigned* address, unsigned value), *address = old ^ value)
+BANKLAB_ATOMIC(unsigned long long, atomicXor, (unsigned long long* address, unsigned long long value),
+               *address = old ^ value)
+// CUDA's wrapping increment and decrement: ((old >= limit) ? 0 : old + 1),
+// (((old == 0) || (old > limit)) ? limit : old - 1).
+BANKLAB_ATOMIC(unsigned, atomicInc, (unsigned* address, unsigned limit), *address = old >= limit ? 0u : old + 1u)
+BANKLAB_ATOMIC(unsigned, atomicDec, (unsigned* address, unsigned limit),
+               *address = (old == 0u || old > limit) ? limit : old - 1u)

@@ -70,11 +70,13 @@ inline int __mulhi(int x, int y) { return static_cast<int>((static_cast<long lon
 inline unsigned int __umulhi(unsigned int x, unsigned int y) {
   return static_cast<unsigned int>((static_cast<unsigned long long>(x) * y) >> 32);
 }
+__extension__ typedef __int128 banklab_int128;
+__extension__ typedef unsigned __int128 banklab_uint128;
 inline long long __mul64hi(long long x, long long y) {
-  return static_cast<long long>((static_cast<__int128>(x) * y) >> 64);
+  return static_cast<long long>((static_cast<banklab_int128>(x) * y) >> 64);
 }
 inline unsigned long long __umul64hi(unsigned long long x, unsigned long long y) {
-  return static_cast<unsigned long long>((static_cast<unsigned __int128>(x) * y) >> 64);
+  return static_cast<unsigned long long>((static_cast<banklab_uint128>(x) * y) >> 64);
 }
 inline int __hadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y) >> 1); }
 inline int __rhadd(int x, int y) { return static_cast<int>((static_cast<long long>(x) + y + 1) >> 1); }

@@ -157,16 +157,47 @@ unsigned atomicAdd(unsigned* address, unsigned value);
 unsigned long long atomicAdd(unsigned long long* address, unsigned long long value);
 float atomicAdd(float* address, float value);
 double atomicAdd(double* address, double value);
+int atomicSub(int* address, int value);
+unsigned atomicSub(unsigned* address, unsigned value);
 int atomicMax(int* address, int value);
 unsigned atomicMax(unsigned* address, unsigned value);
+long long atomicMax(long long* address, long long value);
+unsigned long long atomicMax(unsigned long long* address, unsigned long long value);
 int atomicMin(int* address, int value);
 unsigned atomicMin(unsigned* address, unsigned value);
+long long atomicMin(long long* address, long long value);
+unsigned long long atomicMin(unsigned long long* address, unsigned long long value);
+int atomicAnd(int* address, int value);
+unsigned atomicAnd(unsigned* address, unsigned value);
+unsigned long long atomicAnd(unsigned long long* address, unsigned long long value);
+int atomicOr(int* address, int value);
+unsigned atomicOr(unsigned* address, unsigned value);
+unsigned long long atomicOr(unsigned long long* address, unsigned long long value);
+int atomicXor(int* address, int value);
+unsigned atomicXor(unsigned* address, unsigned value);
+unsigned long long atomicXor(unsigned long long* address, unsigned long long value);
+unsigned atomicInc(unsigned* address, unsigned limit);
+unsigned atomicDec(unsigned* address, unsigned limit);
 int atomicCAS(int* address, int compare, int value);
 unsigned atomicCAS(unsigned* address, unsigned compare, unsigned value);
 unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long value);
 int atomicExch(int* address, int value);
 unsigned atomicExch(unsigned* address, unsigned value);
+unsigned long long atomicExch(unsigned long long* address, unsigned long long value);
 float atomicExch(float* address, float value);
+// The scoped forms (_block, _system) are the same operation on one device.
+#define atomicAdd_block atomicAdd
+#define atomicAdd_system atomicAdd
+#define atomicSub_block atomicSub
+#define atomicMax_block atomicMax
+#define atomicMin_block atomicMin
+#define atomicAnd_block atomicAnd
+#define atomicOr_block atomicOr
+#define atomicXor_block atomicXor
+#define atomicCAS_block atomicCAS
+#define atomicExch_block atomicExch
+#define atomicInc_block atomicInc
+#define atomicDec_block atomicDec
 
 // ---- memory helpers ---------------------------------------------------------
 /// The byte offset of a shared variable's address in the kernel's shared

@@ -1,12 +1,30 @@
-// The subset of the CUDA runtime API the emulator provides for host code:
-// device memory is host memory in the emulator's guarded arena, so that
-// out-of-bounds kernel accesses are caught.
+// The CUDA runtime API a program's host code calls, answered by the
+// emulator: device memory is host memory in the emulator's guarded arena (so
+// that out-of-bounds kernel accesses are caught), launches run at once on the
+// CPU (streams and events are in order by construction), and the device is
+// described as the H200 the bank model is calibrated on.
 #pragma once
 
 #include <cstddef>
 #include <cstring>
 
-enum cudaError_t { cudaSuccess = 0, cudaErrorMemoryAllocation = 2, cudaErrorInvalidValue = 1 };
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInitializationError = 3,
+  cudaErrorLaunchFailure = 4,
+  cudaErrorLaunchTimeout = 6,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevice = 101,
+  cudaErrorInvalidResourceHandle = 400,
+  cudaErrorNotReady = 600,
+  cudaErrorIllegalAddress = 700,
+  cudaErrorMisalignedAddress = 716,
+  cudaErrorNotSupported = 801,
+  cudaErrorUnknown = 999
+};
+using cudaError = cudaError_t;
 enum cudaMemcpyKind {
   cudaMemcpyHostToHost = 0,
   cudaMemcpyHostToDevice = 1,
@@ -14,18 +32,165 @@ enum cudaMemcpyKind {
   cudaMemcpyDeviceToDevice = 3,
   cudaMemcpyDefault = 4
 };
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+enum cudaSharedMemConfig {
+  cudaSharedMemBankSizeDefault = 0,
+  cudaSharedMemBankSizeFourByte = 1,
+  cudaSharedMemBankSizeEightByte = 2
+};
+enum cudaFuncAttribute {
+  cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
+  cudaFuncAttributePreferredSharedMemoryCarveout = 9
+};
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1,
+  cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10,
+  cudaDevAttrClockRate = 13,
+  cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+
+struct CUstream_st;
+struct CUevent_st;
+using cudaStream_t = CUstream_st*;
+using cudaEvent_t = CUevent_st*;
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaHostAllocDefault 0x00
+#define cudaMemAttachGlobal 0x01
+
+/// The fields of CUDA's cudaDeviceProp that programs read, with an H200's values.
+struct cudaDeviceProp {
+  char name[256];
+  std::size_t totalGlobalMem;
+  std::size_t sharedMemPerBlock;
+  int regsPerBlock;
+  int warpSize;
+  std::size_t memPitch;
+  int maxThreadsPerBlock;
+  int maxThreadsDim[3];
+  int maxGridSize[3];
+  int clockRate;
+  std::size_t totalConstMem;
+  int major;
+  int minor;
+  std::size_t textureAlignment;
+  int deviceOverlap;
+  int multiProcessorCount;
+  int kernelExecTimeoutEnabled;
+  int integrated;
+  int canMapHostMemory;
+  int computeMode;
+  int concurrentKernels;
+  int ECCEnabled;
+  int pciBusID;
+  int pciDeviceID;
+  int pciDomainID;
+  int asyncEngineCount;
+  int unifiedAddressing;
+  int memoryClockRate;
+  int memoryBusWidth;
+  int l2CacheSize;
+  int persistingL2CacheMaxSize;
+  int maxThreadsPerMultiProcessor;
+  int streamPrioritiesSupported;
+  int globalL1CacheSupported;
+  int localL1CacheSupported;
+  std::size_t sharedMemPerMultiprocessor;
+  int regsPerMultiprocessor;
+  int managedMemory;
+  int isMultiGpuBoard;
+  int multiGpuBoardGroupID;
+  int concurrentManagedAccess;
+  int cooperativeLaunch;
+  std::size_t sharedMemPerBlockOptin;
+  int maxBlocksPerMultiProcessor;
+  int reservedSharedMemPerBlock;
+};
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes);
+cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned flags = cudaMemAttachGlobal);
+cudaError_t cudaMallocHost(void** pointer, std::size_t bytes);
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned flags);
 cudaError_t cudaFree(void* pointer);
+cudaError_t cudaFreeHost(void* pointer);
+cudaError_t cudaMallocPitch(void** pointer, std::size_t* pitch, std::size_t width_bytes, std::size_t height);
 cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t stream = nullptr);
+cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch, const void* source,
+                         std::size_t source_pitch, std::size_t width_bytes, std::size_t height, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes);
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream = nullptr);
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes);
 cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaThreadSynchronize();
 cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
 const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device);
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+cudaError_t cudaDriverGetVersion(int* version);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned flags);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = nullptr);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+/// Milliseconds of host time between the two records: the emulator's time, not a GPU's.
+cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end);
 
 template <class T>
 cudaError_t cudaMalloc(T** pointer, std::size_t bytes) {
   return cudaMalloc(reinterpret_cast<void**>(pointer), bytes);
+}
+template <class T>
+cudaError_t cudaMallocManaged(T** pointer, std::size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+template <class T>
+cudaError_t cudaMallocHost(T** pointer, std::size_t bytes) {
+  return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+}
+template <class T>
+cudaError_t cudaHostAlloc(T** pointer, std::size_t bytes, unsigned flags) {
+  return cudaHostAlloc(reinterpret_cast<void**>(pointer), bytes, flags);
+}
+template <class T>
+cudaError_t cudaMallocPitch(T** pointer, std::size_t* pitch, std::size_t width_bytes, std::size_t height) {
+  return cudaMallocPitch(reinterpret_cast<void**>(pointer), pitch, width_bytes, height);
+}
+/// Kernel attributes (the dynamic shared memory limit, the carveout) change
+/// nothing on the emulator: every block may have up to 227 KiB.
+template <class F>
+cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute, int) {
+  return cudaSuccess;
+}
+template <class F>
+cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
+  return cudaSuccess;
 }
 
 // Constant (and any global) memory is host memory: copies to and from a symbol

@@ -33,7 +33,7 @@ enum class FindingKind {
   kSharedOutOfBounds,        ///< a shared access outside the kernel's shared variables
   kMisalignedShared,         ///< a 2/4/8/16-byte shared access at an offset not a multiple of its size
   kCrash,                    ///< a signal (segfault, abort, ...) in kernel code
-  kTimeLimit,                ///< the launch ran past its time limit (an infinite loop?)
+  kTimeLimit,                ///< the launch ran past its time limit (an endless loop, or a long run)
   kInvalidLaunch,            ///< a launch configuration CUDA would reject
 };
 
@@ -87,6 +87,8 @@ struct LaunchReport {
   std::size_t shared_bytes = 0;  ///< static shared memory the kernel declares
   std::size_t dynamic_shared_bytes = 0;  ///< asked at launch (extern __shared__)
   std::uint64_t threads_run = 0;
+  std::uint64_t blocks_run = 0;
+  std::uint64_t blocks_traced = 0;  ///< fewer than blocks_run when LaunchOptions::trace_blocks sampled
   std::uint64_t shared_accesses = 0;  ///< per-lane shared accesses recorded
   /// Shared accesses left out of `lines` because one block held more warp
   /// instructions than the tracer keeps (an endless loop): 0 normally.
@@ -103,6 +105,9 @@ struct LaunchOptions {
   double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
   std::size_t stack_bytes = 64 * 1024;  ///< per CUDA thread
   std::size_t dynamic_shared_bytes = 0;  ///< the third <<<...>>> argument: the size of extern __shared__ arrays
+  /// Trace (price) at most this many blocks, spread evenly over the grid; the
+  /// others run with every check but no pricing (0: trace all).
+  std::uint64_t trace_blocks = 0;
 };
 
 /// Global memory: host memory in a guarded arena, so that out-of-bounds

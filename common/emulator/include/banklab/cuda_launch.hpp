@@ -1,0 +1,71 @@
+// `kernel<<<grid, block, shared, stream>>>(args...)` for the CPU emulator.
+// `banklab run` rewrites each launch of a program as
+//   kernel | ::banklab::emu::LaunchConfig(grid, block, shared, stream)
+//          | ::banklab::emu::launch_arguments(args...)
+// (same line, same file: see common/cli/launch_rewrite.cpp); the launch runs
+// at once on the CPU and its report joins the program's report
+// (src/session.cpp), printed when the program ends.
+#pragma once
+
+#include <cstddef>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "banklab/cuda_runtime_api.hpp"
+#include "banklab/cuda_types.hpp"
+
+namespace banklab::emu {
+
+struct LaunchConfig {
+  dim3 grid, block;
+  std::size_t shared_bytes = 0;
+  LaunchConfig(dim3 g, dim3 b, std::size_t shared = 0, cudaStream_t = nullptr)
+      : grid(g), block(b), shared_bytes(shared) {}
+};
+
+namespace detail {
+/// Runs invoke(closure) as the kernel at `kernel` over the grid, with the
+/// options of the program's run (BANKLAB_RUN in the environment), adds the
+/// launch to the program's report and sets CUDA's error state.
+void program_launch(const LaunchConfig& config, const void* kernel, void (*invoke)(void*), void* closure);
+}  // namespace detail
+
+template <class... Params>
+struct PendingLaunch {
+  void (*kernel)(Params...);
+  LaunchConfig config;
+};
+template <class... Args>
+struct LaunchArguments {
+  std::tuple<Args&&...> values;
+};
+template <class... Args>
+LaunchArguments<Args...> launch_arguments(Args&&... args) {
+  return {std::forward_as_tuple(std::forward<Args>(args)...)};
+}
+
+template <class... Params>
+PendingLaunch<Params...> operator|(void (*kernel)(Params...), const LaunchConfig& config) {
+  return {kernel, config};
+}
+template <class... Params, class... Args>
+void operator|(const PendingLaunch<Params...>& pending, LaunchArguments<Args...>&& arguments) {
+  static_assert(sizeof...(Params) == sizeof...(Args), "kernel launch: wrong number of arguments");
+  // The arguments converted to the kernel's parameter types, as CUDA passes them.
+  struct Closure {
+    void (*kernel)(Params...);
+    std::tuple<std::decay_t<Params>...> values;
+  } closure{pending.kernel, std::apply(
+                                [](auto&&... values) {
+                                  return std::tuple<std::decay_t<Params>...>(std::forward<decltype(values)>(values)...);
+                                },
+                                std::move(arguments.values))};
+  auto invoke = [](void* raw) {
+    auto* c = static_cast<Closure*>(raw);
+    std::apply(c->kernel, c->values);
+  };
+  detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
+}
+
+}  // namespace banklab::emu

@@ -1,0 +1,270 @@
+// The CUDA runtime API for host code, answered on the CPU. Launches run to the
+// end when they are made, so every stream and event is in order by
+// construction; errors follow CUDA's rules (a failed launch is reported by
+// the next cudaGetLastError, a crashed kernel by every later call).
+#include <sys/sysinfo.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "banklab/cuda_host.hpp"
+#include "banklab/emulator.hpp"
+#include "host_api.hpp"
+
+namespace banklab::emu::detail {
+
+namespace {
+cudaError_t g_last_error = cudaSuccess;
+cudaError_t g_sticky_error = cudaSuccess;  // a kernel that crashed: every later call fails
+}  // namespace
+
+void set_launch_error(cudaError_t error, bool sticky) {
+  if (error == cudaSuccess) return;
+  g_last_error = error;
+  if (sticky) g_sticky_error = error;
+}
+
+cudaError_t status() { return g_sticky_error; }
+
+}  // namespace banklab::emu::detail
+
+using banklab::emu::detail::status;
+
+struct CUstream_st {
+  unsigned flags = 0;
+};
+struct CUevent_st {
+  std::chrono::steady_clock::time_point when{};
+  bool recorded = false;
+};
+
+cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  if (pointer == nullptr) return cudaErrorInvalidValue;
+  *pointer = banklab::emu::device_malloc(bytes);
+  return *pointer != nullptr ? status() : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned) { return cudaMalloc(pointer, bytes); }
+cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
+  if (pointer == nullptr) return cudaErrorInvalidValue;
+  *pointer = std::malloc(bytes == 0 ? 1 : bytes);
+  return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned) { return cudaMallocHost(pointer, bytes); }
+cudaError_t cudaFree(void* pointer) {
+  banklab::emu::device_free(pointer);
+  return status();
+}
+cudaError_t cudaFreeHost(void* pointer) {
+  std::free(pointer);
+  return cudaSuccess;
+}
+cudaError_t cudaMallocPitch(void** pointer, std::size_t* pitch, std::size_t width_bytes, std::size_t height) {
+  if (pitch == nullptr) return cudaErrorInvalidValue;
+  *pitch = (width_bytes + 511) / 512 * 512;  // rows start at 512-byte multiples, as on an H200
+  return cudaMalloc(pointer, *pitch * height);
+}
+cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind) {
+  if (bytes > 0 && (destination == nullptr || source == nullptr)) return cudaErrorInvalidValue;
+  if (status() != cudaSuccess) return status();
+  std::memmove(destination, source, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
+                            cudaStream_t) {
+  return cudaMemcpy(destination, source, bytes, kind);
+}
+cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch, const void* source,
+                         std::size_t source_pitch, std::size_t width_bytes, std::size_t height, cudaMemcpyKind) {
+  if (width_bytes > destination_pitch || width_bytes > source_pitch) return cudaErrorInvalidValue;
+  if (status() != cudaSuccess) return status();
+  for (std::size_t row = 0; row < height; ++row) {
+    std::memmove(static_cast<char*>(destination) + row * destination_pitch,
+                 static_cast<const char*>(source) + row * source_pitch, width_bytes);
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+  if (bytes > 0 && pointer == nullptr) return cudaErrorInvalidValue;
+  if (status() != cudaSuccess) return status();
+  std::memset(pointer, value, bytes);
+  return cudaSuccess;
+}
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
+  return cudaMemset(pointer, value, bytes);
+}
+cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  struct sysinfo info {};
+  sysinfo(&info);
+  if (free_bytes != nullptr) *free_bytes = static_cast<std::size_t>(info.freeram) * info.mem_unit;
+  if (total_bytes != nullptr) *total_bytes = static_cast<std::size_t>(info.totalram) * info.mem_unit;
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSynchronize() { return status(); }
+cudaError_t cudaThreadSynchronize() { return status(); }
+cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaGetLastError() {
+  const cudaError_t error = banklab::emu::detail::g_last_error;
+  banklab::emu::detail::g_last_error = status();
+  return error;
+}
+cudaError_t cudaPeekAtLastError() { return banklab::emu::detail::g_last_error; }
+
+const char* cudaGetErrorName(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInitializationError: return "cudaErrorInitializationError";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
+    case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
+    case cudaErrorNotReady: return "cudaErrorNotReady";
+    case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
+    case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
+    case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    default: return "cudaErrorUnknown";
+  }
+}
+const char* cudaGetErrorString(cudaError_t error) {
+  switch (error) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInitializationError: return "initialization error";
+    case cudaErrorLaunchFailure: return "unspecified launch failure";
+    case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevice: return "invalid device ordinal";
+    case cudaErrorInvalidResourceHandle: return "invalid resource handle";
+    case cudaErrorNotReady: return "device not ready";
+    case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
+    case cudaErrorMisalignedAddress: return "misaligned address";
+    case cudaErrorNotSupported: return "operation not supported";
+    default: return "unknown error";
+  }
+}
+
+cudaError_t cudaGetDeviceCount(int* count) {
+  if (count == nullptr) return cudaErrorInvalidValue;
+  *count = 1;
+  return cudaSuccess;
+}
+cudaError_t cudaGetDevice(int* device) {
+  if (device == nullptr) return cudaErrorInvalidValue;
+  *device = 0;
+  return cudaSuccess;
+}
+cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  if (p == nullptr) return cudaErrorInvalidValue;
+  if (device != 0) return cudaErrorInvalidDevice;
+  std::memset(p, 0, sizeof *p);
+  std::snprintf(p->name, sizeof p->name, "BankLab CPU emulator (NVIDIA H200 model)");
+  p->totalGlobalMem = std::size_t{150} << 30;
+  p->sharedMemPerBlock = 48 * 1024;
+  p->sharedMemPerBlockOptin = 227 * 1024;
+  p->sharedMemPerMultiprocessor = 228 * 1024;
+  p->reservedSharedMemPerBlock = 1024;
+  p->regsPerBlock = p->regsPerMultiprocessor = 65536;
+  p->warpSize = 32;
+  p->memPitch = std::size_t{1} << 31;
+  p->maxThreadsPerBlock = 1024;
+  p->maxThreadsDim[0] = p->maxThreadsDim[1] = 1024;
+  p->maxThreadsDim[2] = 64;
+  p->maxGridSize[0] = 2147483647;
+  p->maxGridSize[1] = p->maxGridSize[2] = 65535;
+  p->clockRate = 1980000;
+  p->totalConstMem = 65536;
+  p->major = 9;
+  p->minor = 0;
+  p->textureAlignment = 512;
+  p->deviceOverlap = 1;
+  p->multiProcessorCount = 132;
+  p->canMapHostMemory = 1;
+  p->concurrentKernels = 1;
+  p->asyncEngineCount = 3;
+  p->unifiedAddressing = 1;
+  p->memoryClockRate = 2619000;
+  p->memoryBusWidth = 6144;
+  p->l2CacheSize = 60 * 1024 * 1024;
+  p->maxThreadsPerMultiProcessor = 2048;
+  p->maxBlocksPerMultiProcessor = 32;
+  p->globalL1CacheSupported = p->localL1CacheSupported = 1;
+  p->managedMemory = 1;
+  p->cooperativeLaunch = 1;
+  return cudaSuccess;
+}
+
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+  if (value == nullptr) return cudaErrorInvalidValue;
+  cudaDeviceProp p;
+  if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
+  switch (attribute) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
+    default: return cudaErrorInvalidValue;
+  }
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
+cudaError_t cudaDriverGetVersion(int* version) {
+  if (version == nullptr) return cudaErrorInvalidValue;
+  *version = 13000;
+  return cudaSuccess;
+}
+cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }
+
+cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  if (stream == nullptr) return cudaErrorInvalidValue;
+  *stream = new (std::nothrow) CUstream_st{flags};
+  return *stream != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  delete stream;
+  return cudaSuccess;
+}
+cudaError_t cudaStreamSynchronize(cudaStream_t) { return status(); }
+cudaError_t cudaStreamQuery(cudaStream_t) { return status(); }
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return status(); }
+cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
+  if (event == nullptr) return cudaErrorInvalidValue;
+  *event = new (std::nothrow) CUevent_st{};
+  return *event != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
+}
+cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  delete event;
+  return cudaSuccess;
+}
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  if (event == nullptr) return cudaErrorInvalidResourceHandle;
+  event->when = std::chrono::steady_clock::now();
+  event->recorded = true;
+  return status();
+}
+cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  return event == nullptr ? cudaErrorInvalidResourceHandle : status();
+}
+cudaError_t cudaEventQuery(cudaEvent_t event) { return event == nullptr ? cudaErrorInvalidResourceHandle : status(); }
+cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
+  if (milliseconds == nullptr || start == nullptr || end == nullptr) return cudaErrorInvalidValue;
+  if (!start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
+  *milliseconds = std::chrono::duration<float, std::milli>(end->when - start->when).count();
+  return cudaSuccess;
+}

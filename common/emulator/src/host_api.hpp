@@ -1,0 +1,15 @@
+// The runtime API's error state, shared with the launches of `banklab run`.
+#pragma once
+
+#include "banklab/cuda_runtime_api.hpp"
+
+namespace banklab::emu::detail {
+
+/// Records what a launch did for cudaGetLastError (sticky: every later call
+/// fails, as after a kernel fault on a GPU).
+void set_launch_error(cudaError_t error, bool sticky);
+
+/// cudaSuccess, or the sticky error of a crashed kernel.
+cudaError_t status();
+
+}  // namespace banklab::emu::detail

@@ -1,0 +1,230 @@
+// The report of a whole program run by `banklab run`: every launch of a kernel
+// adds to that kernel's totals (per source line, findings counted); when the
+// program ends the report is written as text or JSON. The options come from
+// BANKLAB_RUN in the environment: `kernel=NAME;blocks=N;time_limit=S;
+// format=text|json;verbose=1;report=PATH` (every part optional).
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "banklab/cuda_launch.hpp"
+#include "banklab/emulator_json.hpp"
+#include "host_api.hpp"
+#include "symbols.hpp"
+
+namespace banklab::emu::detail {
+
+namespace {
+
+struct Settings {
+  std::string kernel;  // trace only kernels whose name contains this ("" : all)
+  std::uint64_t blocks = 0;
+  double time_limit = 60.0;
+  bool json = false;
+  bool verbose = false;
+  std::string report_path;  // "" : stderr
+};
+
+Settings read_settings() {
+  Settings s;
+  const char* text = std::getenv("BANKLAB_RUN");
+  if (text == nullptr) return s;
+  std::istringstream parts(text);
+  std::string part;
+  while (std::getline(parts, part, ';')) {
+    const auto equals = part.find('=');
+    if (equals == std::string::npos) continue;
+    const std::string key = part.substr(0, equals), value = part.substr(equals + 1);
+    if (key == "kernel") s.kernel = value;
+    if (key == "blocks") s.blocks = std::strtoull(value.c_str(), nullptr, 10);
+    if (key == "time_limit") s.time_limit = std::strtod(value.c_str(), nullptr);
+    if (key == "format") s.json = value == "json";
+    if (key == "verbose") s.verbose = value == "1";
+    if (key == "report") s.report_path = value;
+  }
+  return s;
+}
+
+const Settings& settings() {
+  static const Settings s = read_settings();
+  return s;
+}
+
+// One kernel's launches, summed.
+struct KernelTotals {
+  LaunchReport total;  // lines and findings of every launch; grid/block of the last
+  std::uint64_t launches = 0;
+  bool traced = false;
+  std::map<std::pair<std::string, int>, std::size_t> line_index;
+  std::map<std::string, std::size_t> finding_index;
+};
+
+std::vector<KernelTotals>& kernels() {
+  static std::vector<KernelTotals> all;
+  return all;
+}
+
+std::string finding_key(const Finding& f) {
+  return std::to_string(static_cast<int>(f.kind)) + "|" + f.where.file + ":" + std::to_string(f.where.line) + "|" +
+         f.other.file + ":" + std::to_string(f.other.line) + "|" + f.message;
+}
+
+void add(KernelTotals& k, LaunchReport&& one) {
+  LaunchReport& t = k.total;
+  ++k.launches;
+  t.kernel = one.kernel;
+  t.grid = one.grid;
+  t.block = one.block;
+  t.completed = (k.launches == 1 || t.completed) && one.completed;
+  t.shared_bytes = std::max(t.shared_bytes, one.shared_bytes);
+  t.dynamic_shared_bytes = std::max(t.dynamic_shared_bytes, one.dynamic_shared_bytes);
+  t.threads_run += one.threads_run;
+  t.blocks_run += one.blocks_run;
+  t.blocks_traced += one.blocks_traced;
+  t.shared_accesses += one.shared_accesses;
+  t.untraced_accesses += one.untraced_accesses;
+  t.seconds += one.seconds;
+  if (t.shared_variables.empty()) t.shared_variables = one.shared_variables;
+  for (Finding& f : one.findings) {
+    const std::string key = finding_key(f);
+    auto found = k.finding_index.find(key);
+    if (found != k.finding_index.end()) {
+      t.findings[found->second].count += f.count;
+    } else {
+      k.finding_index[key] = t.findings.size();
+      t.findings.push_back(std::move(f));
+    }
+  }
+  for (LineStats& l : one.lines) {
+    const auto key = std::make_pair(l.where.file, l.where.line);
+    auto found = k.line_index.find(key);
+    if (found == k.line_index.end()) {
+      k.line_index[key] = t.lines.size();
+      t.lines.push_back(std::move(l));
+      continue;
+    }
+    LineStats& sum = t.lines[found->second];
+    sum.loads += l.loads;
+    sum.stores += l.stores;
+    sum.warp_instructions += l.warp_instructions;
+    sum.wavefronts += l.wavefronts;
+    sum.ideal_wavefronts += l.ideal_wavefronts;
+    sum.store_wavefronts += l.store_wavefronts;
+    if (l.worst_wavefronts > sum.worst_wavefronts) {
+      sum.worst_wavefronts = l.worst_wavefronts;
+      sum.worst_access = l.worst_access;
+      sum.worst_context = l.worst_context;
+    }
+  }
+}
+
+std::string text_report() {
+  std::ostringstream out;
+  out << "\n== BankLab: shared memory of this run, per kernel and source line (CPU emulator, H200 bank model) ==\n";
+  if (kernels().empty()) out << "no kernel was launched\n";
+  for (const KernelTotals& k : kernels()) {
+    out << '\n'
+        << k.launches << (k.launches == 1 ? " launch" : " launches") << " of " << k.total.kernel << ": "
+        << k.total.blocks_run << " blocks";
+    if (!k.traced) {
+      out << ", not traced (--kernel)\n";
+    } else if (k.total.blocks_traced < k.total.blocks_run) {
+      out << ", " << k.total.blocks_traced << " of them traced (--blocks): the counts below are for those\n";
+    } else {
+      out << ", all traced\n";
+    }
+    out << format_report(k.total, settings().verbose);
+  }
+  out << "\ncolumns: loads and stores count lanes; a warp instruction is one shared-memory instruction of one "
+         "warp;\nwavefronts: what the bank model charges (Nsight Compute's shared wavefronts on an H200); ideal: the "
+         "fewest\nthe access width allows; excess = wavefronts - ideal, the cost of bank conflicts; worst: the "
+         "wavefronts of\nthe line's costliest warp instruction (--verbose shows it, with its bank map).\n";
+  return out.str();
+}
+
+std::string json_report() {
+  nlohmann::json out = {{"kernels", nlohmann::json::array()}};
+  for (const KernelTotals& k : kernels()) {
+    nlohmann::json one = to_json(k.total);
+    one["launches"] = k.launches;
+    one["traced"] = k.traced;
+    one["blocks_run"] = k.total.blocks_run;
+    one["blocks_traced"] = k.total.blocks_traced;
+    out["kernels"].push_back(one);
+  }
+  return out.dump(2) + "\n";
+}
+
+void write_report() {
+  const std::string text = settings().json ? json_report() : text_report();
+  if (!settings().report_path.empty()) {
+    std::ofstream file(settings().report_path);
+    file << text;
+    if (file) return;
+  }
+  std::fflush(stdout);
+  std::fwrite(text.data(), 1, text.size(), stderr);
+}
+
+}  // namespace
+
+namespace {
+LaunchOptions session_options(const void* kernel) {
+  static bool registered = false;
+  if (!registered) {
+    registered = true;
+    // Made before the handler is registered, so that they are destroyed after it runs.
+    (void)kernels();
+    (void)settings();
+    std::atexit(write_report);
+  }
+  LaunchOptions options;
+  options.time_limit_seconds = settings().time_limit;
+  options.trace_blocks = settings().blocks;
+  if (!settings().kernel.empty()) {
+    const FunctionName name = function_name(kernel);
+    options.trace = name.demangled.find(settings().kernel) != std::string::npos;
+  }
+  return options;
+}
+
+void session_record(LaunchReport report) {
+  // CUDA's error state after the launch.
+  if (report.has(FindingKind::kInvalidLaunch)) {
+    set_launch_error(cudaErrorInvalidConfiguration, false);
+  } else if (report.has(FindingKind::kTimeLimit)) {
+    set_launch_error(cudaErrorLaunchTimeout, true);
+  } else if (report.has(FindingKind::kMisalignedShared) && !report.completed) {
+    set_launch_error(cudaErrorMisalignedAddress, true);
+  } else if (report.has(FindingKind::kGlobalOutOfBounds) || report.has(FindingKind::kSharedOutOfBounds)) {
+    set_launch_error(cudaErrorIllegalAddress, !report.completed);
+  } else if (!report.completed) {
+    set_launch_error(cudaErrorLaunchFailure, true);
+  }
+  std::vector<KernelTotals>& all = kernels();
+  for (KernelTotals& k : all) {
+    if (k.total.kernel == report.kernel) {
+      k.traced = k.traced || report.blocks_traced > 0;
+      add(k, std::move(report));
+      return;
+    }
+  }
+  all.emplace_back();
+  all.back().traced = report.blocks_traced > 0;
+  add(all.back(), std::move(report));
+}
+}  // namespace
+
+void program_launch(const LaunchConfig& config, const void* kernel, void (*invoke)(void*), void* closure) {
+  LaunchOptions options = session_options(kernel);
+  options.dynamic_shared_bytes = config.shared_bytes;
+  session_record(launch_erased(options, config.grid, config.block, kernel, invoke, closure));
+}
+
+}  // namespace banklab::emu::detail
