@@ -63,6 +63,7 @@ std::string format_report(const LaunchReport& report, bool verbose) {
   out << "kernel " << (report.kernel.empty() ? "(unknown)" : report.kernel) << ", grid (" << report.grid.x << ","
       << report.grid.y << "," << report.grid.z << "), block (" << report.block.x << "," << report.block.y << ","
       << report.block.z << "), " << report.shared_bytes << " bytes of shared memory"
+      << (report.dynamic_shared_bytes > 0 ? " + " + std::to_string(report.dynamic_shared_bytes) + " dynamic" : "")
       << (report.completed ? "" : ", STOPPED EARLY") << '\n';
   for (const Finding& f : report.findings) {
     out << "  " << to_string(f.kind) << " at " << f.where.text();

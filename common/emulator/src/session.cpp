@@ -131,7 +131,7 @@ std::string text_report() {
   for (const KernelTotals& k : kernels()) {
     out << '\n'
         << k.launches << (k.launches == 1 ? " launch" : " launches") << " of " << k.total.kernel << ": "
-        << k.total.blocks_run << " blocks";
+        << k.total.blocks_run << (k.total.blocks_run == 1 ? " block" : " blocks");
     if (!k.traced) {
       out << ", not traced (--kernel)\n";
     } else if (k.total.blocks_traced < k.total.blocks_run) {

@@ -17,6 +17,17 @@
 // No macro tells lab code it is built for the emulator: code must be the
 // same on the CPU and on a GPU (the grader checks it).
 
+// libstdc++ 13 writes __attribute__((__noinline__)) (in <bits/shared_ptr_base.h>,
+// which <memory>, <iostream>, <fstream> and <sstream> include): those headers
+// are read before __noinline__ becomes a macro below, so that a kernel file
+// may include them in any order.
+#if defined(__GNUC__) && __GNUC__ >= 13
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#endif
+
 // ---- qualifiers --------------------------------------------------------------
 #define __global__
 #define __device__

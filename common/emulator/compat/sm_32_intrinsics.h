@@ -1,0 +1,3 @@
+// Lets `#include <sm_32_intrinsics.h>` resolve to the CPU emulator's compatibility header.
+#pragma once
+#include "banklab/cuda_host.hpp"

@@ -1,0 +1,3 @@
+// Lets `#include <vector_functions.h>` resolve to the CPU emulator's compatibility header.
+#pragma once
+#include "banklab/cuda_host.hpp"

@@ -1,0 +1,130 @@
+// banklab run on whole CUDA programs (tests/cli/programs): the programs' own
+// results are right, the per-line costs are the bank model's, the options
+// work, and errors say what and where.
+#include <doctest/doctest.h>
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "run_command.hpp"
+
+using banklab::test::run_command;
+
+namespace {
+
+std::string banklab_run(const std::string& args) {
+  return std::string("BANKLAB_CACHE_DIR=") + BANKLAB_TEST_CACHE + " " + BANKLAB_PATH + " run " + args;
+}
+std::string program(const std::string& name) { return std::string(BANKLAB_PROGRAMS) + "/" + name; }
+
+nlohmann::json run_json(const std::string& args) {
+  const auto r = run_command(banklab_run("--format json " + args) + " 2>/dev/null");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  return nlohmann::json::parse(r.out);
+}
+
+const nlohmann::json& kernel(const nlohmann::json& report, const std::string& name) {
+  for (const auto& k : report["kernels"]) {
+    if (k["kernel"].get<std::string>().find(name) != std::string::npos) return k;
+  }
+  FAIL("no kernel " << name);
+  static const nlohmann::json none;
+  return none;
+}
+
+const nlohmann::json& line(const nlohmann::json& k, int number) {
+  for (const auto& l : k["lines"]) {
+    if (l["line"] == number) return l;
+  }
+  FAIL("no line " << number);
+  static const nlohmann::json none;
+  return none;
+}
+
+}  // namespace
+
+TEST_CASE("an unmodified CUDA program runs with its arguments and gets its per-line table") {
+  const auto r = run_command(banklab_run(program("transpose.cu") + " 64") + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("transpose 64x64: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("1 launch of void transpose<0>(float*, float const*, int): 4 blocks, all traced") !=
+        std::string::npos);
+  // The column read of the unpadded tile: 32 wavefronts per warp instruction.
+  CHECK(r.out.find("transpose.cu:29               4096         0         128        4096       128      3968      32") !=
+        std::string::npos);
+}
+
+TEST_CASE("--format json: the costs per line, the padded tile conflict-free, the program's output apart") {
+  const auto report = run_json(program("transpose.cu") + " 128");
+  const auto& plain = kernel(report, "transpose<0>");
+  const auto& padded = kernel(report, "transpose<1>");
+  // 128x128: 16 blocks of 8 warps, 4 read instructions each.
+  CHECK(line(plain, 29)["warp_instructions"] == 512);
+  CHECK(line(plain, 29)["wavefronts"] == 512 * 32);
+  CHECK(line(padded, 29)["wavefronts"] == 512);
+  CHECK(line(padded, 25)["wavefronts"] == 512);
+  CHECK(padded["shared_bytes"] == 32 * 33 * 4);
+  CHECK(plain["launches"] == 1);
+}
+
+TEST_CASE("dynamic shared memory sized at launch: interleaved reduction conflicts, sequential does not") {
+  const auto report = run_json(program("reduce_dynamic.cu"));
+  const auto& interleaved = kernel(report, "reduce_interleaved");
+  const auto& sequential = kernel(report, "reduce_sequential");
+  CHECK(interleaved["lines"].size() == 3);
+  CHECK(line(interleaved, 14)["wavefronts"] > line(interleaved, 14)["ideal_wavefronts"]);
+  CHECK(line(interleaved, 14)["worst_wavefronts"] == 8);
+  CHECK(line(sequential, 26)["wavefronts"] == line(sequential, 26)["ideal_wavefronts"]);
+  CHECK(interleaved["findings"].empty());
+  CHECK(sequential["findings"].empty());
+}
+
+TEST_CASE("cooperative groups, shared atomics and a templated device function's shared array") {
+  const auto r = run_command(banklab_run(program("histogram_cg.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("histogram counts 10000 of 10000; block sum 8128 (expected 8128)") != std::string::npos);
+  CHECK(r.out.find("histogram_cg.cu:30") != std::string::npos);  // the broadcast read of the device function's array
+}
+
+TEST_CASE("--kernel traces one kernel, --blocks traces a sample and says so") {
+  const auto one = run_json("--kernel 'transpose<1>' " + program("transpose.cu") + " 64");
+  CHECK(kernel(one, "transpose<0>")["traced"] == false);
+  CHECK(kernel(one, "transpose<0>")["lines"].empty());
+  CHECK(kernel(one, "transpose<1>")["traced"] == true);
+  const auto sampled = run_json("--blocks 4 " + program("transpose.cu") + " 256");
+  CHECK(kernel(sampled, "transpose<0>")["blocks_run"] == 64);
+  CHECK(kernel(sampled, "transpose<0>")["blocks_traced"] == 4);
+  CHECK(line(kernel(sampled, "transpose<0>"), 29)["warp_instructions"] == 4 * 8 * 4);
+  const auto text = run_command(banklab_run("--blocks 4 " + program("transpose.cu") + " 256") + " 2>&1");
+  CHECK(text.out.find("64 blocks, 4 of them traced (--blocks)") != std::string::npos);
+}
+
+TEST_CASE("a kernel fault is a finding with its line, and the program sees CUDA's error") {
+  const auto r = run_command(banklab_run(program("out_of_bounds.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("after the launch: an illegal memory access was encountered") != std::string::npos);
+  CHECK(r.out.find("out-of-bounds shared access at out_of_bounds.cu:9") != std::string::npos);
+}
+
+TEST_CASE("a program that does not build: exit status 2 and the compiler's message with the file's own line") {
+  const auto r = run_command(banklab_run(program("does_not_build.cu")) + " 2>&1");
+  CHECK(r.status == 2);
+  CHECK(r.out.find("does_not_build.cu:5:14: error: ") != std::string::npos);
+  CHECK(r.out.find("undeclared_name") != std::string::npos);
+  CHECK(r.out.find("does not build for the CPU emulator") != std::string::npos);
+}
+
+TEST_CASE("usage errors: no program, a missing file, an unknown option") {
+  CHECK(run_command(banklab_run("") + " 2>&1").status == 2);
+  const auto missing = run_command(banklab_run("no_such_program.cu") + " 2>&1");
+  CHECK(missing.status == 2);
+  CHECK(missing.out.find("no_such_program.cu: no such file") != std::string::npos);
+  CHECK(run_command(banklab_run("--no-such-option x.cu") + " 2>&1").status != 0);
+  const auto help = run_command(std::string(BANKLAB_PATH) + " run --help");
+  CHECK(help.status == 0);
+  CHECK(help.out.find("--kernel") != std::string::npos);
+}

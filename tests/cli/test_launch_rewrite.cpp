@@ -1,0 +1,70 @@
+// The launch rewrite of banklab run: every form of <<<...>>> a program uses,
+// lines kept, comments and literals untouched, errors with their line.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+
+#include "launch_rewrite.hpp"
+
+using banklab::cli::rewrite_launches;
+
+namespace {
+long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+}  // namespace
+
+TEST_CASE("a launch becomes the emulator's launch expression, arguments unchanged") {
+  const auto r = rewrite_launches("k<<<grid, block>>>(a, b);\n");
+  CHECK(r.launches == 1);
+  CHECK(r.text == "k | ::banklab::emu::LaunchConfig(grid, block) | ::banklab::emu::launch_arguments(a, b);\n");
+}
+
+TEST_CASE("template kernels, four-part configurations, nested brackets and line breaks keep their lines") {
+  const std::string source =
+      "scale<float, 4><<<dim3((n + 255) / 256), dim3(256), 2 * sizeof(float), stream>>>\n"
+      "    (x, f(y, z));\n";
+  const auto r = rewrite_launches(source);
+  CHECK(r.launches == 1);
+  CHECK(lines(r.text) == lines(source));
+  CHECK(r.text.find("scale<float, 4> | ::banklab::emu::LaunchConfig(dim3((n + 255) / 256), dim3(256), "
+                    "2 * sizeof(float), stream) | ::banklab::emu::launch_arguments\n    (x, f(y, z));") !=
+        std::string::npos);
+}
+
+TEST_CASE("<<< in comments and string literals is left alone") {
+  const std::string source =
+      "// k<<<1, 1>>>() in a comment\n"
+      "/* and k<<<2, 2>>>() here */\n"
+      "const char* s = \"k<<<3, 3>>>()\";\n"
+      "const char* r = R\"(k<<<4, 4>>>())\";\n"
+      "char c = '<';\n";
+  const auto r = rewrite_launches(source);
+  CHECK(r.launches == 0);
+  CHECK(r.text == source);
+}
+
+TEST_CASE("two launches on one line and a launch in a loop body") {
+  const auto r = rewrite_launches("for (int i = 0; i < 3; ++i) a<<<1, 32>>>(i); b<<<2, 64>>>();\n");
+  CHECK(r.launches == 2);
+  CHECK(r.text.find("a | ::banklab::emu::LaunchConfig(1, 32) | ::banklab::emu::launch_arguments(i);") !=
+        std::string::npos);
+  CHECK(r.text.find("b | ::banklab::emu::LaunchConfig(2, 64) | ::banklab::emu::launch_arguments();") !=
+        std::string::npos);
+}
+
+TEST_CASE("a launch without its >>> or its arguments is an error naming the line") {
+  try {
+    rewrite_launches("int x;\nk<<<1, 32(a);\n");
+    FAIL("no error");
+  } catch (const banklab::cli::RewriteError& e) {
+    CHECK(e.line == 2);
+    CHECK(std::string(e.what()).find("without its '>>>'") != std::string::npos);
+  }
+  try {
+    rewrite_launches("\n\nk<<<1, 32>>>;\n");
+    FAIL("no error");
+  } catch (const banklab::cli::RewriteError& e) {
+    CHECK(e.line == 3);
+    CHECK(std::string(e.what()).find("not followed by its arguments") != std::string::npos);
+  }
+}
