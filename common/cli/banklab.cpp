@@ -138,10 +138,14 @@ fs::path build(const RunOptions& o) {
   for (const auto& input : inputs) key = fnv(input.string() + "\n" + read_file(input), key);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
-  const fs::path dir = cache_root() / "run" / (source.stem().string() + "-" + hex);
+  const fs::path final_dir = cache_root() / "run" / (source.stem().string() + "-" + hex);
+  const fs::path final_executable = final_dir / source.stem();
+  if (!o.rebuild && fs::exists(final_executable, error)) return final_executable;
+  // Built in a folder of its own, then renamed into place: two runs of the
+  // same program at once never see a half-written build.
+  const fs::path dir = final_dir.string() + ".building-" + std::to_string(getpid());
   const fs::path executable = dir / source.stem();
-  if (!o.rebuild && fs::exists(executable, error)) return executable;
-
+  fs::remove_all(dir, error);
   fs::create_directories(dir, error);
   if (error) {
     std::cerr << "banklab run: cannot create the build folder " << dir << ": " << error.message()
@@ -172,6 +176,7 @@ fs::path build(const RunOptions& o) {
     if (run_step(step, output) != 0) {
       std::cerr << output << "banklab run: " << source.filename().string()
                 << " does not build for the CPU emulator (the messages above name the line)\n";
+      fs::remove_all(dir, error);
       std::exit(2);
     }
     if (!output.empty() && &step == &steps.front()) std::cerr << output;
@@ -183,9 +188,16 @@ fs::path build(const RunOptions& o) {
   std::string output;
   if (run_step(link, output) != 0) {
     std::cerr << output << "banklab run: " << source.filename().string() << " does not link (see above)\n";
+    fs::remove_all(dir, error);
     std::exit(2);
   }
-  return executable;
+  if (o.rebuild) fs::remove_all(final_dir, error);
+  fs::rename(dir, final_dir, error);
+  if (error) {
+    // Another run finished the same build first: use that one.
+    fs::remove_all(dir, error);
+  }
+  return final_executable;
 }
 
 int run(const RunOptions& o) {

@@ -80,6 +80,21 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
   // again without preprocessing (grading a cached build stays fast).
   std::string key_text = absolute + "\n" + config.cxx + "\n" + file_text(absolute);
   for (const auto& flag : config.kernel_flags) key_text += "\n" + flag;
+  // and the kit's CUDA headers, which decide what the preprocessor sees
+  static const std::string headers = [&] {
+    std::vector<fs::path> files;
+    for (const std::string& dir : config.kernel_include_dirs) {
+      std::error_code error;
+      for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+        if (it->is_regular_file()) files.push_back(it->path());
+      }
+    }
+    std::sort(files.begin(), files.end());
+    std::string all;
+    for (const auto& f : files) all += f.string() + fnv(file_text(f.string()));
+    return fnv(all);
+  }();
+  key_text += "\n" + headers;
   const std::string record = config.cache_dir() + "/source-" + fnv(key_text);
   {
     std::ifstream in(record);
@@ -98,7 +113,14 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
     cmd.insert(cmd.end(), config.kernel_flags.begin(), config.kernel_flags.end());
     if (as_device) cmd.insert(cmd.end(), {"-D__CUDACC__=1", "-D__NVCC__=1", "-D__CUDA_ARCH__=900"});
     cmd.insert(cmd.end(), {"-x", "c++", absolute});
-    const ProcessResult r = run_process(cmd, limit_seconds);
+    ProcessOptions options;
+    options.output_cap = std::size_t{256} << 20;  // a preprocessed file with the C++ library is megabytes
+    const ProcessResult r = run_process(cmd, limit_seconds, options);
+    if (r.output_truncated) {
+      throw BuildError(fs::path(source).filename().string() + " could not be checked: its preprocessed text is "
+                           "larger than 256 MiB",
+                       "include fewer headers");
+    }
     if (!r.ok()) {
       // A file the preprocessor rejects is reported by the build itself.
       return Preprocessed{};

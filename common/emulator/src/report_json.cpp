@@ -27,6 +27,7 @@ nlohmann::json to_json(const LaunchReport& report) {
                      {"wavefronts", l.wavefronts},
                      {"ideal_wavefronts", l.ideal_wavefronts},
                      {"store_wavefronts", l.store_wavefronts},
+                     {"store_instructions", l.store_instructions},
                      {"worst_wavefronts", l.worst_wavefronts},
                      {"worst_context", l.worst_context},
                      {"worst_access",

@@ -230,6 +230,7 @@ bool try_release_warp(WarpState& warp, int warp_index) {
   warp.arrived = 0;
   warp.mask = 0;
   ++warp.sync_count;
+  g_rt.trace_converge(warp_index);
   return true;
 }
 
@@ -707,6 +708,7 @@ bool run_block(int thread_count) {
         for (int i : ids) count += g_rt.threads[static_cast<std::size_t>(i)].barrier_predicate;
         arrived += static_cast<int>(ids.size());
       }
+      for (int w = 0; w < warp_count; ++w) g_rt.trace_converge(w);
       for (const auto& [place, ids] : at_barrier) {
         for (int i : ids) {
           Thread& t = g_rt.threads[static_cast<std::size_t>(i)];

@@ -122,6 +122,9 @@ struct Runtime {
   void trace_begin_launch();
   void trace_begin_block(int warp_count);
   void trace_end_block();
+  // The warp's lanes meet (a barrier, a warp collective): executions after
+  // this point form new warp instructions, never joined with earlier ones.
+  void trace_converge(int warp);
   // Warp instructions held for the current block; past the cap (an endless
   // loop, until the time limit stops it) further accesses are not traced.
   std::size_t pending_instances = 0;

@@ -116,6 +116,7 @@ void add(KernelTotals& k, LaunchReport&& one) {
     sum.wavefronts += l.wavefronts;
     sum.ideal_wavefronts += l.ideal_wavefronts;
     sum.store_wavefronts += l.store_wavefronts;
+    sum.store_instructions += l.store_instructions;
     if (l.worst_wavefronts > sum.worst_wavefronts) {
       sum.worst_wavefronts = l.worst_wavefronts;
       sum.worst_access = l.worst_access;

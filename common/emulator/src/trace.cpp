@@ -185,6 +185,13 @@ void Runtime::trace_begin_launch() {
   untraced_accesses = 0;
 }
 
+void Runtime::trace_converge(int warp) {
+  if (static_cast<std::size_t>(warp) >= warp_traces.size()) return;
+  for (PcTrace& t : warp_traces[static_cast<std::size_t>(warp)].pcs) {
+    t.next.fill(static_cast<std::uint32_t>(t.instances.size()));
+  }
+}
+
 void Runtime::trace_begin_block(int warp_count) {
   if (warp_traces.size() < static_cast<std::size_t>(warp_count))
     warp_traces.resize(static_cast<std::size_t>(warp_count));
@@ -283,7 +290,10 @@ void Runtime::trace_finish(LaunchReport& out) {
     line.wavefronts += stats.wavefronts;
     line.ideal_wavefronts += stats.ideal;
     // A line can hold a load and a store (tile2[i] = tile1[j]); each pc is one of them.
-    if (stats.stores > 0) line.store_wavefronts += stats.wavefronts;
+    if (stats.stores > 0) {
+      line.store_wavefronts += stats.wavefronts;
+      line.store_instructions += stats.warp_instructions;
+    }
     if (stats.worst > line.worst_wavefronts) {
       line.worst_wavefronts = stats.worst;
       line.worst_access = stats.worst_access;

@@ -62,6 +62,7 @@ struct LineStats {
   std::uint64_t wavefronts = 0;
   std::uint64_t ideal_wavefronts = 0;
   std::uint64_t store_wavefronts = 0;  ///< the part of `wavefronts` from store instructions
+  std::uint64_t store_instructions = 0;  ///< the part of `warp_instructions` that are stores
   int worst_wavefronts = 0;   ///< of a single warp instruction
   WarpAccess worst_access;    ///< that instruction, to explain it
   std::string worst_context;  ///< "block (0,0,0) warp 3"

@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""Puts Nsight Compute's counts (an H200 run of kernels.cu, h200/ncu.csv) next
+to the emulator's (`banklab run --format json kernels.cu`) per kernel and
+prints a Markdown table.
+
+    python3 common/emulator/gpu_compare/compare.py BANKLAB [NCU_CSV]
+
+BANKLAB is the banklab executable (build/common/cli/banklab)."""
+import collections
+import csv
+import json
+import pathlib
+import subprocess
+import sys
+
+HERE = pathlib.Path(__file__).resolve().parent
+METRICS = {
+    "smsp__sass_inst_executed_op_shared_ld.sum": "ld_inst",
+    "smsp__sass_inst_executed_op_shared_st.sum": "st_inst",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum": "ld_wf",
+    "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum": "st_wf",
+    "smsp__sass_inst_executed_op_shared_atom.sum": "atom_inst",
+    "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum": "atom_wf",
+}
+
+
+def gpu_counts(path):
+    rows = list(csv.reader(l for l in open(path) if l.startswith('"')))
+    col = {h: i for i, h in enumerate(rows[0])}
+    out = collections.OrderedDict()
+    for r in rows[1:]:
+        name = r[col["Kernel Name"]].split("(")[0].replace("void ", "")
+        value = float(r[col["Metric Value"]].replace(",", "") or 0)
+        out.setdefault(name, {})[METRICS[r[col["Metric Name"]]]] = int(value)
+    return out
+
+
+def emulator_counts(banklab):
+    report = json.loads(subprocess.run([banklab, "run", "--format", "json", str(HERE / "kernels.cu")],
+                                       check=True, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout)
+    out = {}
+    for k in report["kernels"]:
+        name = k["kernel"].split("(")[0].replace("void ", "")
+        st_inst = sum(l["store_instructions"] for l in k["lines"])
+        st_wf = sum(l["store_wavefronts"] for l in k["lines"])
+        out[name] = {"ld_inst": sum(l["warp_instructions"] for l in k["lines"]) - st_inst,
+                     "st_inst": st_inst,
+                     "ld_wf": sum(l["wavefronts"] for l in k["lines"]) - st_wf,
+                     "st_wf": st_wf}
+    return out
+
+
+def main():
+    banklab = sys.argv[1]
+    gpu = gpu_counts(sys.argv[2] if len(sys.argv) > 2 else HERE / "h200" / "ncu.csv")
+    emu = emulator_counts(banklab)
+    print("| kernel | ld instr GPU / emu | st instr GPU / emu | ld wavefronts GPU / emu | st wavefronts GPU / emu "
+          "| GPU atomics (instr, wf) | equal |")
+    print("| --- | --- | --- | --- | --- | --- | --- |")
+    equal = 0
+    for name, g in gpu.items():
+        e = emu.get(name, {})
+        # The emulator counts a shared atomic as a store of its width.
+        g_st_inst = g["st_inst"] + g.get("atom_inst", 0)
+        g_st_wf = g["st_wf"] + g.get("atom_wf", 0)
+        same = (g["ld_inst"], g_st_inst, g["ld_wf"], g_st_wf) == (e.get("ld_inst"), e.get("st_inst"), e.get("ld_wf"),
+                                                                    e.get("st_wf"))
+        equal += same
+        cell = lambda a, b: f"{a} / {b}" if a == b else f"**{a} / {b}**"
+        print(f"| {name} | {cell(g['ld_inst'], e.get('ld_inst'))} | {cell(g_st_inst, e.get('st_inst'))} | "
+              f"{cell(g['ld_wf'], e.get('ld_wf'))} | {cell(g_st_wf, e.get('st_wf'))} | "
+              f"{g.get('atom_inst', 0)}, {g.get('atom_wf', 0)} | {'yes' if same else 'no'} |")
+    print(f"\n{equal} of {len(gpu)} kernels: every count equal.")
+
+
+if __name__ == "__main__":
+    main()
