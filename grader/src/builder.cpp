@@ -83,6 +83,18 @@ void require_source(const std::string& source) {
 
 }  // namespace
 
+std::vector<fs::path> kit_headers(const Config& config) {
+  std::vector<fs::path> headers;
+  for (const std::string& dir : config.kernel_include_dirs) {
+    std::error_code error;
+    for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+      if (it->is_regular_file()) headers.push_back(it->path());
+    }
+  }
+  std::sort(headers.begin(), headers.end());
+  return headers;
+}
+
 std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& source) const {
   require_source(source);
   const std::string absolute = fs::absolute(source).string();
@@ -103,15 +115,7 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   hash.add("link: runner library first, -u main");  // the link order the secret relies on
   // The compatibility headers compiled into every runner: a kit update that
   // changes them must rebuild the runners.
-  std::vector<fs::path> headers;
-  for (const std::string& dir : config_.kernel_include_dirs) {
-    std::error_code error;
-    for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
-      if (it->is_regular_file()) headers.push_back(it->path());
-    }
-  }
-  std::sort(headers.begin(), headers.end());
-  for (const auto& header : headers) {
+  for (const auto& header : kit_headers(config_)) {
     hash.add_arg(header.string());
     hash.add(read_file(header.string()));
   }

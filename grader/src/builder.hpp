@@ -4,6 +4,7 @@
 // an unchanged file is not rebuilt.
 #pragma once
 
+#include <filesystem>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +26,10 @@ class BuildError : public std::runtime_error {
   std::string output_;
   bool compiler_error_;
 };
+
+/// Every file of the kit's CUDA headers for the emulator (the include
+/// folders kernel code is compiled with), sorted: what a cache key must cover.
+std::vector<std::filesystem::path> kit_headers(const Config& config);
 
 class RunnerBuilder {
  public:

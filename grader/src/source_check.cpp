@@ -82,16 +82,8 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
   for (const auto& flag : config.kernel_flags) key_text += "\n" + flag;
   // and the kit's CUDA headers, which decide what the preprocessor sees
   static const std::string headers = [&] {
-    std::vector<fs::path> files;
-    for (const std::string& dir : config.kernel_include_dirs) {
-      std::error_code error;
-      for (fs::recursive_directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
-        if (it->is_regular_file()) files.push_back(it->path());
-      }
-    }
-    std::sort(files.begin(), files.end());
     std::string all;
-    for (const auto& f : files) all += f.string() + fnv(file_text(f.string()));
+    for (const auto& f : kit_headers(config)) all += f.string() + fnv(file_text(f.string()));
     return fnv(all);
   }();
   key_text += "\n" + headers;
