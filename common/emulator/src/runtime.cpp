@@ -882,28 +882,31 @@ std::size_t __cvta_generic_to_shared(const void* pointer) {
 }
 
 // Atomics: plain read-modify-writes (fibers never interleave inside one), each
-// recorded as one access at the caller's line.
-#define BANKLAB_ATOMIC(Ret, Name, Params, Body)                                         \
+// recorded as one access at the caller's line, priced as its kind runs on an
+// H200 (AtomicKind in runtime.hpp).
+#define BANKLAB_ATOMIC_KIND(Kind, Ret, Name, Params, Body)                              \
   Ret Name Params {                                                                     \
+    banklab::emu::detail::g_rt.atomic_kind = banklab::emu::detail::AtomicKind::Kind;    \
     banklab::emu::detail::on_access(address, sizeof(*address), true, BANKLAB_PC, true); \
     const Ret old = *address;                                                           \
     Body;                                                                               \
     return old;                                                                         \
   }
+#define BANKLAB_ATOMIC(Ret, Name, Params, Body) BANKLAB_ATOMIC_KIND(kNative, Ret, Name, Params, Body)
 BANKLAB_ATOMIC(int, atomicAdd, (int* address, int value), *address = old + value)
 BANKLAB_ATOMIC(unsigned, atomicAdd, (unsigned* address, unsigned value), *address = old + value)
 BANKLAB_ATOMIC(unsigned long long, atomicAdd, (unsigned long long* address, unsigned long long value),
                *address = old + value)
-BANKLAB_ATOMIC(float, atomicAdd, (float* address, float value), *address = old + value)
-BANKLAB_ATOMIC(double, atomicAdd, (double* address, double value), *address = old + value)
+BANKLAB_ATOMIC_KIND(kCasLoop, float, atomicAdd, (float* address, float value), *address = old + value)
+BANKLAB_ATOMIC_KIND(kCasLoop, double, atomicAdd, (double* address, double value), *address = old + value)
 BANKLAB_ATOMIC(int, atomicMax, (int* address, int value), *address = std::max(old, value))
 BANKLAB_ATOMIC(unsigned, atomicMax, (unsigned* address, unsigned value), *address = std::max(old, value))
 BANKLAB_ATOMIC(int, atomicMin, (int* address, int value), *address = std::min(old, value))
 BANKLAB_ATOMIC(unsigned, atomicMin, (unsigned* address, unsigned value), *address = std::min(old, value))
-BANKLAB_ATOMIC(int, atomicCAS, (int* address, int compare, int value), *address = old == compare ? value : old)
-BANKLAB_ATOMIC(unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value),
+BANKLAB_ATOMIC_KIND(kCas, int, atomicCAS, (int* address, int compare, int value), *address = old == compare ? value : old)
+BANKLAB_ATOMIC_KIND(kCas, unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value),
                *address = old == compare ? value : old)
-BANKLAB_ATOMIC(unsigned long long, atomicCAS,
+BANKLAB_ATOMIC_KIND(kCas, unsigned long long, atomicCAS,
                (unsigned long long* address, unsigned long long compare, unsigned long long value),
                *address = old == compare ? value : old)
 BANKLAB_ATOMIC(int, atomicExch, (int* address, int value), *address = value)

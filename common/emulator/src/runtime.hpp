@@ -67,10 +67,19 @@ struct ShadowByte {
 };
 
 // One warp instruction being assembled: lane l's k-th execution of a pc.
+// How a shared atomic runs on an H200 (tests/data/gpu/h200_shared_atomics_ncu.csv):
+// a native one (add, min, max, and, or, xor, inc, dec, exch) costs what a store
+// to the same addresses costs; atomicCAS costs 2 wavefronts per lane of its
+// busiest bank; a float or double atomicAdd is a compare-and-swap loop, one
+// instruction of 2 wavefronts per pass and as many passes as lanes in the
+// busiest bank.
+enum class AtomicKind : std::uint8_t { kNone, kNative, kCas, kCasLoop };
+
 struct Instance {
   std::array<std::int32_t, kWarpSize> offsets;  // -1: lane inactive
   std::uint8_t width = 0;
   bool write = false;
+  AtomicKind atomic = AtomicKind::kNone;
 };
 struct PcTrace {
   std::uintptr_t pc = 0;
@@ -97,6 +106,7 @@ struct Runtime {
   std::string kernel_mangled;
   std::uintptr_t last_pc = 0;  // of the latest access in kernel code
   std::uintptr_t last_misaligned_pc = 0;  // of the latest misaligned shared access
+  AtomicKind atomic_kind = AtomicKind::kNative;  // of the atomic being recorded (set by the atomic itself)
   std::vector<Thread> threads;
   std::vector<WarpState> warps;
 

@@ -133,6 +133,7 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
     fresh.offsets.fill(-1);
     fresh.width = static_cast<std::uint8_t>(size);
     fresh.write = write;
+    fresh.atomic = atomic ? g_rt.atomic_kind : AtomicKind::kNone;
     trace.instances.push_back(fresh);
     ++g_rt.pending_instances;
   }
@@ -212,11 +213,25 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
     for (int lane = 0; lane < kWarpSize; ++lane) {
       access.offsets[lane] = instance.offsets[lane] < 0 ? kInactive : instance.offsets[lane];
     }
-    const WavefrontCount count = count_wavefronts(access);
+    WavefrontCount count = count_wavefronts(access);
+    std::uint64_t instructions = 1;
+    if (instance.atomic == AtomicKind::kCas || instance.atomic == AtomicKind::kCasLoop) {
+      // Lanes per bank, every lane counted (a word shared by lanes is no help).
+      std::array<int, 32> per_bank{};  // sm_90: 32 banks of 4 bytes
+      int busiest = 0;
+      for (int lane = 0; lane < kWarpSize; ++lane) {
+        if (instance.offsets[lane] < 0) continue;
+        const int bank = static_cast<int>((instance.offsets[lane] / 4) % 32);
+        busiest = std::max(busiest, ++per_bank[static_cast<std::size_t>(bank)]);
+      }
+      count.ideal_wavefronts = 2;
+      count.wavefronts = 2 * busiest;
+      if (instance.atomic == AtomicKind::kCasLoop) instructions = static_cast<std::uint64_t>(busiest);
+    }
     const auto lanes = static_cast<std::uint64_t>(
         std::count_if(instance.offsets.begin(), instance.offsets.end(), [](std::int32_t o) { return o >= 0; }));
     (instance.write ? stats.stores : stats.loads) += lanes;
-    ++stats.warp_instructions;
+    stats.warp_instructions += instructions;
     stats.wavefronts += static_cast<std::uint64_t>(count.wavefronts);
     stats.ideal += static_cast<std::uint64_t>(count.ideal_wavefronts);
     if (count.wavefronts > stats.worst) {

@@ -5,8 +5,11 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <functional>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +25,9 @@ void reads_what_another_block_wrote(int* out);
 void copies_unwritten(unsigned* out);
 void half_warps_store(int* out);
 void intrinsics(unsigned* out, unsigned a, unsigned b);
+void probe_atomic_add_int(const int* word, int* out);
+void probe_atomic_add_float(const int* word, int* out);
+void probe_atomic_cas_int(const int* word, int* out);
 
 using banklab::emu::FindingKind;
 using banklab::emu::LaunchReport;
@@ -262,5 +268,66 @@ TEST_CASE("integer intrinsics and CUDA's min and max compute what CUDA defines")
   CHECK(out[17] == 2u);
   CHECK(out[18] == 0x80000000u);
   CHECK(out[19] == 40u);
+  banklab::emu::device_free(out);
+}
+
+namespace {
+// Nsight Compute's atomic counts per profiled launch (ID): instructions and wavefronts.
+std::map<int, std::pair<long, long>> measured_atomics() {
+  std::ifstream in(std::string(BANKLAB_GPU_DATA) + "/h200_shared_atomics_ncu.csv");
+  REQUIRE(in);
+  std::map<int, std::pair<long, long>> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("\"", 0) != 0 || line.rfind("\"ID\"", 0) == 0) continue;
+    // "a","b",...,"z": split on the quotes' commas (kernel names hold commas too, inside quotes)
+    std::vector<std::string> fields;
+    const std::string inner = line.substr(1, line.size() - 2);
+    for (std::size_t start = 0;;) {
+      const auto next = inner.find("\",\"", start);
+      fields.push_back(inner.substr(start, next == std::string::npos ? std::string::npos : next - start));
+      if (next == std::string::npos) break;
+      start = next + 3;
+    }
+    const int id = std::stoi(fields.front());
+    const std::string metric = fields[fields.size() - 3];
+    const long value = std::stol(fields.back());
+    if (metric == "smsp__sass_inst_executed_op_shared_atom.sum") out[id].first = value;
+    if (metric == "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum") out[id].second = value;
+  }
+  return out;
+}
+}  // namespace
+
+TEST_CASE("shared atomics cost what an H200 measures: native add, compare-and-swap, and a float add's CAS loop") {
+  const auto gpu = measured_atomics();
+  REQUIRE(gpu.size() == 24);
+  // The probe's patterns, in its order: lane l's word.
+  const std::vector<std::function<int(int)>> patterns = {
+      [](int) { return 0; },          [](int l) { return l; },      [](int l) { return 2 * l; },
+      [](int l) { return 32 * l; },   [](int l) { return l / 2; }, [](int l) { return l < 16 ? 0 : l; },
+      [](int l) { return l % 4; },    [](int l) { return 33 * l; }};
+  void (*kernels[])(const int*, int*) = {probe_atomic_add_int, probe_atomic_add_float, probe_atomic_cas_int};
+  int* word = device_array<int>(32);
+  int* out = device_array<int>(32);
+  const int lines[] = {line_of("PROBE_ATOMIC_INT"), line_of("PROBE_ATOMIC_FLOAT"), line_of("PROBE_ATOMIC_CAS")};
+  for (std::size_t p = 0; p < patterns.size(); ++p) {
+    for (int l = 0; l < 32; ++l) word[l] = patterns[p](l);
+    for (int k = 0; k < 3; ++k) {
+      CAPTURE(p);
+      CAPTURE(k);
+      const LaunchReport report = banklab::emu::launch(dim3(1), dim3(32), kernels[k], word, out);
+      const banklab::emu::LineStats* atomic = nullptr;
+      for (const auto& l : report.lines) {
+        if (l.where.line == lines[k]) atomic = &l;
+      }
+      INFO(banklab::emu::format_report(report));
+      REQUIRE(atomic != nullptr);
+      const auto [instructions, wavefronts] = gpu.at(static_cast<int>(p) * 3 + k);
+      CHECK(static_cast<long>(atomic->warp_instructions) == instructions);
+      CHECK(static_cast<long>(atomic->wavefronts) == wavefronts);
+    }
+  }
+  banklab::emu::device_free(word);
   banklab::emu::device_free(out);
 }

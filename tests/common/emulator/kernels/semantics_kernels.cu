@@ -157,3 +157,30 @@ __global__ void intrinsics(unsigned* out, unsigned a, unsigned b) {
   out[18] = __uhadd(0xffffffffu, 1u);
   out[19] = static_cast<unsigned>(__popcll(0xffffffffffull));
 }
+
+// One warp, one shared atomic per lane at word word[lane]: the H200 probe's
+// kernels (common/emulator/probe/shared_atomic_probe.cu), for its patterns.
+__global__ void probe_atomic_add_int(const int* word, int* out) {
+  __shared__ int s[32 * 33];
+  for (int i = threadIdx.x; i < 32 * 33; i += 32) s[i] = 0;
+  __syncwarp();
+  atomicAdd(&s[word[threadIdx.x]], 1);  // PROBE_ATOMIC_INT
+  __syncwarp();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+__global__ void probe_atomic_add_float(const int* word, int* out) {
+  __shared__ float s[32 * 33];
+  for (int i = threadIdx.x; i < 32 * 33; i += 32) s[i] = 0;
+  __syncwarp();
+  atomicAdd(&s[word[threadIdx.x]], 1.0f);  // PROBE_ATOMIC_FLOAT
+  __syncwarp();
+  out[threadIdx.x] = static_cast<int>(s[threadIdx.x]);
+}
+__global__ void probe_atomic_cas_int(const int* word, int* out) {
+  __shared__ int s[32 * 33];
+  for (int i = threadIdx.x; i < 32 * 33; i += 32) s[i] = 0;
+  __syncwarp();
+  atomicCAS(&s[word[threadIdx.x]], 0, 1);  // PROBE_ATOMIC_CAS
+  __syncwarp();
+  out[threadIdx.x] = s[threadIdx.x];
+}
