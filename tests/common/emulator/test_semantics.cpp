@@ -25,6 +25,7 @@ void reads_what_another_block_wrote(int* out);
 void copies_unwritten(unsigned* out);
 void half_warps_store(int* out);
 void intrinsics(unsigned* out, unsigned a, unsigned b);
+void store_in_two_rounds(int* out, int rounds);
 void probe_atomic_add_int(const int* word, int* out);
 void probe_atomic_add_float(const int* word, int* out);
 void probe_atomic_cas_int(const int* word, int* out);
@@ -241,6 +242,21 @@ TEST_CASE("warp instructions are assembled per warp: two half-warps of different
   REQUIRE(stats != nullptr);
   CHECK(stats->warp_instructions == 2);
   CHECK(stats->stores == 32);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("warp instructions never join executions from both sides of a barrier") {
+  int* out = device_array<int>(32);
+  const LaunchReport report = banklab::emu::launch(dim3(1), dim3(32), store_in_two_rounds, out, 2);
+  const int line = line_of("ROUND_STORE");
+  const banklab::emu::LineStats* stats = nullptr;
+  for (const auto& l : report.lines) {
+    if (l.where.line == line) stats = &l;
+  }
+  REQUIRE(stats != nullptr);
+  CHECK(stats->warp_instructions == 2);
+  CHECK(stats->stores == 32);
+  for (int i = 0; i < 32; ++i) CHECK(out[i] == (i < 16 ? 0 : 1));
   banklab::emu::device_free(out);
 }
 

@@ -184,3 +184,15 @@ __global__ void probe_atomic_cas_int(const int* word, int* out) {
   __syncwarp();
   out[threadIdx.x] = s[threadIdx.x];
 }
+
+// Lanes 0-15 store in the first round, lanes 16-31 in the second, with a
+// barrier between: two warp instructions of 16 lanes (a GPU never joins
+// executions from both sides of a barrier into one instruction).
+__global__ void store_in_two_rounds(int* out, int rounds) {
+  __shared__ int s[64];
+  for (int round = 0; round < rounds; ++round) {  // rounds = 2, unknown to the compiler
+    if ((threadIdx.x < 16) == (round == 0)) s[threadIdx.x + 32 * round] = round;  // ROUND_STORE
+    __syncthreads();
+  }
+  out[threadIdx.x] = threadIdx.x < 16 ? s[threadIdx.x] : s[threadIdx.x + 32];
+}
