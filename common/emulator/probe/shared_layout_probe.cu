@@ -1,7 +1,7 @@
 // Where nvcc places shared variables: prints, for each case, every variable's
 // shared-window offset (__cvta_generic_to_shared) as seen on the GPU. The
 // emulator's layout rule (setup_shared_layout in
-// common/emulator/src/runtime.cpp) follows these numbers;
+// common/emulator/src/layout.cpp) follows these numbers;
 // tests/data/gpu/shared_layout_cases.txt keeps a run's output.
 //
 //   nvcc -arch=sm_90 -o shared_layout_probe shared_layout_probe.cu && ./shared_layout_probe

@@ -76,20 +76,6 @@ StackPool g_stacks;
 
 // ---- the running launch ------------------------------------------------------
 ctx::fcontext_t g_scheduler = nullptr;
-sigjmp_buf g_recover;
-volatile sig_atomic_t g_in_launch = 0;
-char g_signal_stack[64 * 1024];
-struct CrashInfo {
-  int signal = 0;
-  std::uintptr_t fault_address = 0;
-  std::uintptr_t pc = 0;
-  Thread* thread = nullptr;
-  // SIGABRT (abort(), a failed assert) stops inside the C library: the
-  // return addresses lead back to the kernel's line.
-  void* frames[32] = {};
-  int frame_count = 0;
-};
-CrashInfo g_crash;
 
 void (*g_invoke)(void*) = nullptr;
 void* g_closure = nullptr;
@@ -110,6 +96,11 @@ void resume(Thread& t) {
 }
 
 }  // namespace
+
+bool in_fiber_stacks(std::uintptr_t address) {
+  return g_stacks.memory != nullptr && address >= reinterpret_cast<std::uintptr_t>(g_stacks.memory) &&
+         address < reinterpret_cast<std::uintptr_t>(g_stacks.top(g_stacks.count - 1));
+}
 
 void yield_to_scheduler() {
   Thread* self = g_rt.current;
@@ -149,8 +140,6 @@ Finding& add_finding(FindingKind kind, std::uintptr_t pc, std::uintptr_t other_p
 }
 
 // ---- barriers and warp collectives (called from kernel code) ----------------
-namespace {
-
 void block_barrier(std::uintptr_t pc) {
   Thread* self = g_rt.current;
   if (self == nullptr) return;  // called outside a launch: nothing to wait for
@@ -161,8 +150,7 @@ void block_barrier(std::uintptr_t pc) {
 
 // Deposits a lane's part of a warp collective and waits until every lane of
 // `mask` that has not exited has arrived; returns with the collective resolved.
-void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintptr_t pc,
-                     WarpOp op = WarpOp::kShuffle) {
+void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintptr_t pc, WarpOp op) {
   Thread* self = g_rt.current;
   if (self == nullptr) return;
   WarpState& warp = g_rt.warps[self->warp];
@@ -234,8 +222,6 @@ bool try_release_warp(WarpState& warp, int warp_index) {
   return true;
 }
 
-}  // namespace
-
 std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source) {
   Thread* self = g_rt.current;
   if (self == nullptr) return value;
@@ -253,339 +239,8 @@ std::uint64_t warp_reduce(unsigned mask, std::uint64_t value, int op) {
   return g_rt.warps[self->warp].results[self->lane];
 }
 
-// ---- global memory: a reserved arena, one guarded mapping per allocation -----
-namespace {
-
-constexpr std::size_t kArenaBytes = std::size_t{64} << 30;  // address space only
-constexpr std::size_t kPage = 4096;
-
-struct Allocation {
-  std::uintptr_t begin = 0;  // user pointer
-  std::size_t size = 0;
-  std::uintptr_t map_begin = 0;
-  std::size_t map_size = 0;
-  int id = 0;
-};
-
-struct Arena {
-  std::uintptr_t base = 0;
-  std::uintptr_t next = 0;
-  int next_id = 1;
-  std::map<std::uintptr_t, Allocation> live;  // by user pointer
-  std::vector<Allocation> freed;              // for messages about freed memory
-  Allocation last_hit;                        // check_global's cache; size 0 = none
-
-  bool init() {
-    if (base != 0) return true;
-    void* p = mmap(nullptr, kArenaBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return false;
-    base = next = reinterpret_cast<std::uintptr_t>(p);
-    g_rt.arena_lo = base;
-    g_rt.arena_span = kArenaBytes;
-    return true;
-  }
-};
-Arena g_arena;
-
-}  // namespace
-
-}  // namespace banklab::emu::detail
-
-namespace banklab::emu {
-
-void* device_malloc(std::size_t bytes) {
-  using namespace detail;
-  if (!g_arena.init()) return nullptr;
-  const std::size_t data_pages = (std::max<std::size_t>(bytes, 1) + kPage - 1) / kPage * kPage;
-  const std::size_t map_size = data_pages + 2 * kPage;  // a guard page on each side
-  if (g_arena.next + map_size > g_arena.base + kArenaBytes) return nullptr;
-  const std::uintptr_t map_begin = g_arena.next;
-  g_arena.next += map_size;
-  if (mprotect(reinterpret_cast<void*>(map_begin + kPage), data_pages, PROT_READ | PROT_WRITE) != 0) return nullptr;
-  Allocation a{map_begin + kPage, bytes, map_begin, map_size, g_arena.next_id++};
-  g_arena.live[a.begin] = a;
-  return reinterpret_cast<void*>(a.begin);
-}
-
-void device_free(void* pointer) {
-  using namespace detail;
-  auto found = g_arena.live.find(reinterpret_cast<std::uintptr_t>(pointer));
-  if (found == g_arena.live.end()) return;
-  const Allocation a = found->second;
-  g_arena.live.erase(found);
-  g_arena.last_hit = Allocation{};
-  // Address space is never reused, so a stale pointer faults instead of
-  // silently reading a newer allocation.
-  mprotect(reinterpret_cast<void*>(a.map_begin), a.map_size, PROT_NONE);
-  madvise(reinterpret_cast<void*>(a.map_begin), a.map_size, MADV_DONTNEED);
-  g_arena.freed.push_back(a);
-}
-
-}  // namespace banklab::emu
-
-namespace banklab::emu::detail {
-
-// Describes an address in or near the arena: "4 bytes past the end of
-// allocation #2 (4096 bytes)".
-std::string describe_global(std::uintptr_t address) {
-  const Allocation* best = nullptr;
-  std::uintptr_t best_distance = ~std::uintptr_t{0};
-  for (const auto& [begin, a] : g_arena.live) {
-    const std::uintptr_t end = a.begin + a.size;
-    const std::uintptr_t d = address < a.begin ? a.begin - address : (address >= end ? address - end + 1 : 0);
-    if (d < best_distance) {
-      best_distance = d;
-      best = &a;
-    }
-  }
-  std::ostringstream out;
-  for (const Allocation& a : g_arena.freed) {
-    if (address >= a.begin && address < a.begin + a.size) {
-      out << "inside allocation #" << a.id << " (" << a.size << " bytes), which was already freed";
-      return out.str();
-    }
-  }
-  if (best == nullptr) return "not inside any allocation";
-  if (address < best->begin) {
-    out << (best->begin - address) << " bytes before the start of allocation #" << best->id << " (" << best->size
-        << " bytes)";
-  } else {
-    out << (address - (best->begin + best->size)) << " bytes past the end of allocation #" << best->id << " ("
-        << best->size << " bytes)";
-  }
-  return out.str();
-}
-
-void check_global(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
-  // Kernels stream through one allocation at a time: try the last hit first.
-  const Allocation& last = g_arena.last_hit;
-  if (address - last.begin < last.size && address + size <= last.begin + last.size) return;
-  auto after = g_arena.live.upper_bound(address);
-  if (after != g_arena.live.begin()) {
-    const Allocation& a = std::prev(after)->second;
-    if (address >= a.begin && address + size <= a.begin + a.size) {
-      g_arena.last_hit = a;
-      return;
-    }
-  }
-  Finding& f = add_finding(
-      FindingKind::kGlobalOutOfBounds, pc, 0,
-      std::string("out-of-bounds global ") + (write ? "write" : "read") + " of " + std::to_string(size) + " bytes");
-  if (f.details.empty()) {
-    f.details.push_back("first by " + thread_text(*g_rt.current) + " of " + block_text() + ": address is " +
-                        describe_global(address));
-  }
-}
-
-// ---- signals: crashes and the time limit -------------------------------------
-namespace {
-
-constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGTRAP};
-struct sigaction g_previous[sizeof kSignals / sizeof kSignals[0]];
-
-void on_signal(int signal, siginfo_t* info, void* context) {
-  if (!g_in_launch) {
-    // Not ours: fall back to the default action.
-    ::signal(signal, SIG_DFL);
-    raise(signal);
-    return;
-  }
-  g_in_launch = 0;
-  g_crash.signal = signal;
-  g_crash.fault_address = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  g_crash.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
-  g_crash.thread = g_rt.current;
-  g_crash.frame_count = signal == SIGABRT || signal == SIGALRM ? backtrace(g_crash.frames, 32) : 0;
-  siglongjmp(g_recover, 1);
-}
-
-void install_signal_handlers(double seconds) {
-  {
-    // backtrace() loads its unwinder on first use; do that here, not in a
-    // signal handler that may have interrupted malloc.
-    void* warm[1];
-    backtrace(warm, 1);
-  }
-  stack_t alt{};
-  alt.ss_sp = g_signal_stack;
-  alt.ss_size = sizeof g_signal_stack;
-  sigaltstack(&alt, nullptr);
-  struct sigaction action {};
-  action.sa_sigaction = on_signal;
-  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
-  sigemptyset(&action.sa_mask);
-  for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i)
-    sigaction(kSignals[i], &action, &g_previous[i]);
-  itimerval timer{};
-  timer.it_value.tv_sec = static_cast<time_t>(seconds);
-  timer.it_value.tv_usec = static_cast<suseconds_t>((seconds - static_cast<double>(timer.it_value.tv_sec)) * 1e6);
-  if (timer.it_value.tv_sec == 0 && timer.it_value.tv_usec == 0) timer.it_value.tv_usec = 1;
-  setitimer(ITIMER_REAL, &timer, nullptr);
-}
-
-void remove_signal_handlers() {
-  itimerval off{};
-  setitimer(ITIMER_REAL, &off, nullptr);
-  for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i)
-    sigaction(kSignals[i], &g_previous[i], nullptr);
-}
-
-std::string signal_text(int signal) {
-  switch (signal) {
-    case SIGSEGV:
-      return "SIGSEGV (invalid memory access)";
-    case SIGBUS:
-      return "SIGBUS (misaligned or invalid memory access)";
-    case SIGFPE:
-      return "SIGFPE (integer division by zero?)";
-    case SIGILL:
-      return "SIGILL (illegal instruction)";
-    case SIGABRT:
-      return "SIGABRT (abort or failed assert)";
-    case SIGTRAP:
-      return "SIGTRAP (trap)";
-    default:
-      return "signal " + std::to_string(signal);
-  }
-}
-
-std::string seconds_text(double seconds) {
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f s", seconds);
-  return buffer;
-}
-
-// The innermost frame of the crash's backtrace (frame 0, the handler,
-// skipped) that has a source line outside the emulator's own sources and the
-// system headers: the line of kernel code that was running. 0 if there is none.
-std::uintptr_t kernel_frame() {
-  if (g_crash.frame_count <= 1) return 0;
-  static const std::string emulator_dir = [] {
-    const std::string file = __FILE__;
-    return file.substr(0, file.rfind('/') + 1);
-  }();
-  std::vector<std::uintptr_t> frames;
-  for (int i = 1; i < g_crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(g_crash.frames[i]));
-  const auto lines = resolve(frames);
-  for (const std::uintptr_t frame : frames) {
-    const auto found = lines.find(frame);
-    // Not the emulator's own code, nor a system header it inlined (the
-    // timer may stop the thread inside a hook that frees a std::string).
-    if (found != lines.end() && found->second.line > 0 && found->second.file.rfind(emulator_dir, 0) != 0 &&
-        found->second.file.rfind("/usr/", 0) != 0)
-      return frame;
-  }
-  return 0;
-}
-
-void report_crash(const LaunchOptions& options) {
-  const Thread* t = g_crash.thread;
-  const std::string who = t != nullptr ? thread_text(*t) + " of " + block_text() : "the emulator's scheduler";
-  if (g_crash.signal == SIGALRM) {
-    // Where the timer stopped the kernel: the kernel's frame on the stack
-    // (the timer often lands in an access hook); failing that, the last
-    // access the thread made.
-    const std::uintptr_t frame = t == nullptr ? 0 : kernel_frame();
-    const std::uintptr_t pc =
-        t == nullptr ? 0 : frame != 0 ? frame : (g_rt.last_pc != 0 ? g_rt.last_pc : g_crash.pc + 1);
-    Finding& f = add_finding(FindingKind::kTimeLimit, pc, 0,
-                             "the launch ran past the time limit of " + seconds_text(options.time_limit_seconds) +
-                                 " (an endless loop, or more work than the emulator does in that time)");
-    f.details.push_back("stopped while " + who + " was running, after " + std::to_string(g_rt.report->blocks_run - 1) +
-                        " of " + std::to_string(std::uint64_t{gridDim.x} * gridDim.y * gridDim.z) +
-                        " blocks had finished");
-    f.details.push_back(g_rt.report->blocks_run > 1
-                            ? "blocks were finishing: if the launch is just long, raise the time limit (or trace "
-                              "fewer blocks)"
-                            : "no block finished: look for a loop whose exit condition never comes true here");
-    return;
-  }
-  std::string message = "kernel crashed: " + signal_text(g_crash.signal) + " in " + who;
-  FindingKind kind = FindingKind::kCrash;
-  std::string detail;
-  if (g_crash.signal == SIGSEGV || g_crash.signal == SIGBUS) {
-    const std::uintptr_t a = g_crash.fault_address;
-    if (a - g_rt.arena_lo < g_rt.arena_span) {
-      kind = FindingKind::kGlobalOutOfBounds;
-      message = "out-of-bounds global access crashed the kernel in " + who;
-      detail = "address is " + describe_global(a);
-    } else if (t != nullptr && a >= reinterpret_cast<std::uintptr_t>(g_stacks.memory) &&
-               a < reinterpret_cast<std::uintptr_t>(g_stacks.top(g_stacks.count - 1))) {
-      message = "stack overflow in " + who + " (large local arrays or deep recursion?)";
-    } else if (t != nullptr && g_rt.last_misaligned_pc != 0 && g_rt.last_misaligned_pc == g_rt.last_pc) {
-      // The host's aligned vector instructions fault on the same access the GPU rejects.
-      message = "misaligned shared access stopped the kernel in " + who + ", as it does on a GPU";
-      detail = "see the misaligned shared access finding for the offset";
-    } else {
-      std::ostringstream out;
-      out << "address 0x" << std::hex << a << " is not memory the kernel may touch";
-      detail = out.str();
-    }
-  }
-  std::uintptr_t where = g_crash.pc + 1;  // +1: resolve() looks up pc - 1
-  if (const std::uintptr_t frame = kernel_frame(); frame != 0) where = frame;  // abort(), a failed assert
-  Finding& f = add_finding(kind, where, 0, message);
-  if (!detail.empty()) f.details.push_back(detail);
-}
-
-}  // namespace
-
 // ---- one launch ----------------------------------------------------------------
 namespace {
-
-// Lays out the launched kernel's shared memory as nvcc does
-// (tests/data/gpu/shared_layout*.txt, measured on an H200): the variables the
-// kernel's own code uses in declaration order, then those of the functions
-// it calls, each at the alignment of its type (read from the debug
-// information); dynamic shared memory after them, at a multiple of 16 bytes.
-// Without debug information the alignment is guessed as the largest power of
-// two (at most 16) dividing the size.
-bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes) {
-  g_rt.vars.clear();
-  const SharedSymbols symbols = shared_symbols(kernel);
-  g_rt.section_lo = symbols.region_lo;
-  g_rt.section_span = symbols.region_span;
-  g_rt.not_shared.clear();
-  for (const DataSymbol& s : symbols.not_shared) g_rt.not_shared.push_back({s.address, s.size, 0});
-  std::size_t offset = 0;
-  auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align) {
-    offset = (offset + align - 1) / align * align;
-    g_rt.vars.push_back({s.address, size, offset});
-    report.shared_variables.push_back({s.name, s.address, size, offset});
-    offset += size;
-  };
-  for (const DataSymbol& s : symbols.variables) {
-    std::size_t align = s.alignment;
-    if (align == 0) {
-      align = 16;
-      while (align > 1 && s.size % align != 0) align /= 2;
-    }
-    place(s, s.size, align);
-  }
-  report.shared_bytes = offset;
-  if (dynamic_bytes > 0) {
-    if (dynamic_bytes > symbols.dynamic.size) {
-      std::ostringstream out;
-      out << "invalid launch: " << dynamic_bytes << " bytes of dynamic shared memory asked";
-      if (symbols.dynamic.size == 0) {
-        out << ", but the program declares no extern __shared__ array";
-      } else {
-        out << ", more than the " << symbols.dynamic.size << " a block can have";
-      }
-      add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
-      return false;
-    }
-    place(symbols.dynamic, dynamic_bytes, 16);
-  }
-  report.dynamic_shared_bytes = dynamic_bytes;
-  g_rt.shared_bytes = offset;
-  g_rt.shadow.assign(offset, ShadowByte{});
-  return true;
-}
-
-void poison_shared() {
-  for (const SharedVar& v : g_rt.vars) std::memset(reinterpret_cast<void*>(v.address), 0xff, v.size);
-}
 
 std::string wait_place(std::uintptr_t pc) {
   std::ostringstream out;
@@ -813,129 +468,3 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
 
 }  // namespace banklab::emu::detail
 
-// ---- the CUDA functions kernel code calls ---------------------------------------
-#define BANKLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
-
-void __syncthreads() { banklab::emu::detail::block_barrier(BANKLAB_PC); }
-
-namespace {
-// __syncthreads() that also counts the threads with a non-zero predicate.
-const banklab::emu::detail::Thread* counting_barrier(int predicate, std::uintptr_t pc) {
-  using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
-  if (self == nullptr) return nullptr;
-  self->barrier_predicate = predicate != 0;
-  block_barrier(pc);
-  return self;
-}
-}  // namespace
-
-int __syncthreads_count(int predicate) {
-  const auto* self = counting_barrier(predicate, BANKLAB_PC);
-  return self != nullptr ? self->barrier_result : predicate != 0;
-}
-int __syncthreads_and(int predicate) {
-  const auto* self = counting_barrier(predicate, BANKLAB_PC);
-  return self != nullptr ? self->barrier_result == self->barrier_arrived : predicate != 0;
-}
-int __syncthreads_or(int predicate) {
-  const auto* self = counting_barrier(predicate, BANKLAB_PC);
-  return self != nullptr ? self->barrier_result != 0 : predicate != 0;
-}
-
-void __syncwarp(unsigned mask) { banklab::emu::detail::warp_collective(mask, 0, -1, BANKLAB_PC); }
-
-unsigned __ballot_sync(unsigned mask, int predicate) {
-  using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
-  if (self == nullptr) return predicate ? 1u : 0u;
-  warp_collective(mask, predicate != 0, -1, BANKLAB_PC);
-  return g_rt.warps[self->warp].ballots[self->lane] & mask;
-}
-
-int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
-
-int __all_sync(unsigned mask, int predicate) {
-  using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
-  if (self == nullptr) return predicate != 0;
-  const unsigned live = mask & g_rt.warps[self->warp].present & ~g_rt.warps[self->warp].exited;
-  return (__ballot_sync(mask, predicate) & live) == live;
-}
-
-unsigned __activemask() {
-  using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
-  if (self == nullptr) return 1u;
-  return g_rt.warps[self->warp].present & ~g_rt.warps[self->warp].exited;
-}
-
-void __threadfence() {}
-void __threadfence_block() {}
-
-std::size_t __cvta_generic_to_shared(const void* pointer) {
-  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  for (const auto& v : banklab::emu::detail::g_rt.vars) {
-    if (address - v.address <= v.size) return v.offset + (address - v.address);
-  }
-  return 0;
-}
-
-// Atomics: plain read-modify-writes (fibers never interleave inside one), each
-// recorded as one access at the caller's line, priced as its kind runs on an
-// H200 (AtomicKind in runtime.hpp).
-#define BANKLAB_ATOMIC_KIND(Kind, Ret, Name, Params, Body)                              \
-  Ret Name Params {                                                                     \
-    banklab::emu::detail::g_rt.atomic_kind = banklab::emu::detail::AtomicKind::Kind;    \
-    banklab::emu::detail::on_access(address, sizeof(*address), true, BANKLAB_PC, true); \
-    const Ret old = *address;                                                           \
-    Body;                                                                               \
-    return old;                                                                         \
-  }
-#define BANKLAB_ATOMIC(Ret, Name, Params, Body) BANKLAB_ATOMIC_KIND(kNative, Ret, Name, Params, Body)
-BANKLAB_ATOMIC(int, atomicAdd, (int* address, int value), *address = old + value)
-BANKLAB_ATOMIC(unsigned, atomicAdd, (unsigned* address, unsigned value), *address = old + value)
-BANKLAB_ATOMIC(unsigned long long, atomicAdd, (unsigned long long* address, unsigned long long value),
-               *address = old + value)
-BANKLAB_ATOMIC_KIND(kCasLoop, float, atomicAdd, (float* address, float value), *address = old + value)
-BANKLAB_ATOMIC_KIND(kCasLoop, double, atomicAdd, (double* address, double value), *address = old + value)
-BANKLAB_ATOMIC(int, atomicMax, (int* address, int value), *address = std::max(old, value))
-BANKLAB_ATOMIC(unsigned, atomicMax, (unsigned* address, unsigned value), *address = std::max(old, value))
-BANKLAB_ATOMIC(int, atomicMin, (int* address, int value), *address = std::min(old, value))
-BANKLAB_ATOMIC(unsigned, atomicMin, (unsigned* address, unsigned value), *address = std::min(old, value))
-BANKLAB_ATOMIC_KIND(kCas, int, atomicCAS, (int* address, int compare, int value), *address = old == compare ? value : old)
-BANKLAB_ATOMIC_KIND(kCas, unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value),
-               *address = old == compare ? value : old)
-BANKLAB_ATOMIC_KIND(kCas, unsigned long long, atomicCAS,
-               (unsigned long long* address, unsigned long long compare, unsigned long long value),
-               *address = old == compare ? value : old)
-BANKLAB_ATOMIC(int, atomicExch, (int* address, int value), *address = value)
-BANKLAB_ATOMIC(unsigned, atomicExch, (unsigned* address, unsigned value), *address = value)
-BANKLAB_ATOMIC(float, atomicExch, (float* address, float value), *address = value)
-BANKLAB_ATOMIC(unsigned long long, atomicExch, (unsigned long long* address, unsigned long long value),
-               *address = value)
-BANKLAB_ATOMIC(int, atomicSub, (int* address, int value), *address = old - value)
-BANKLAB_ATOMIC(unsigned, atomicSub, (unsigned* address, unsigned value), *address = old - value)
-BANKLAB_ATOMIC(long long, atomicMax, (long long* address, long long value), *address = std::max(old, value))
-BANKLAB_ATOMIC(unsigned long long, atomicMax, (unsigned long long* address, unsigned long long value),
-               *address = std::max(old, value))
-BANKLAB_ATOMIC(long long, atomicMin, (long long* address, long long value), *address = std::min(old, value))
-BANKLAB_ATOMIC(unsigned long long, atomicMin, (unsigned long long* address, unsigned long long value),
-               *address = std::min(old, value))
-BANKLAB_ATOMIC(int, atomicAnd, (int* address, int value), *address = old & value)
-BANKLAB_ATOMIC(unsigned, atomicAnd, (unsigned* address, unsigned value), *address = old & value)
-BANKLAB_ATOMIC(unsigned long long, atomicAnd, (unsigned long long* address, unsigned long long value),
-               *address = old & value)
-BANKLAB_ATOMIC(int, atomicOr, (int* address, int value), *address = old | value)
-BANKLAB_ATOMIC(unsigned, atomicOr, (unsigned* address, unsigned value), *address = old | value)
-BANKLAB_ATOMIC(unsigned long long, atomicOr, (unsigned long long* address, unsigned long long value),
-               *address = old | value)
-BANKLAB_ATOMIC(int, atomicXor, (int* address, int value), *address = old ^ value)
-BANKLAB_ATOMIC(unsigned, atomicXor, (unsigned* address, unsigned value), *address = old ^ value)
-BANKLAB_ATOMIC(unsigned long long, atomicXor, (unsigned long long* address, unsigned long long value),
-               *address = old ^ value)
-// CUDA's wrapping increment and decrement: ((old >= limit) ? 0 : old + 1),
-// (((old == 0) || (old > limit)) ? limit : old - 1).
-BANKLAB_ATOMIC(unsigned, atomicInc, (unsigned* address, unsigned limit), *address = old >= limit ? 0u : old + 1u)
-BANKLAB_ATOMIC(unsigned, atomicDec, (unsigned* address, unsigned limit),
-               *address = (old == 0u || old > limit) ? limit : old - 1u)

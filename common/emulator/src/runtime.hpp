@@ -2,6 +2,9 @@
 // access hooks and tracer (trace.cpp). Not part of the public API.
 #pragma once
 
+#include <csetjmp>
+#include <csignal>
+
 #include <array>
 #include <cstdint>
 #include <map>
@@ -150,6 +153,28 @@ std::string block_text();
 Finding& add_finding(FindingKind kind, std::uintptr_t pc, std::uintptr_t other_pc, const std::string& message);
 void check_global(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic);
+
+// The scheduler (runtime.cpp): a thread waits at __syncthreads() or in a warp
+// collective until the scheduler releases it.
+void block_barrier(std::uintptr_t pc);
+void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintptr_t pc,
+                     WarpOp op = WarpOp::kShuffle);
+bool in_fiber_stacks(std::uintptr_t address);
+
+// Shared memory of the launched kernel (layout.cpp).
+bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes);
+void poison_shared();
+
+// Global memory (global_memory.cpp): "4 bytes past the end of allocation #2".
+std::string describe_global(std::uintptr_t address);
+
+// Crashes and the time limit (crash.cpp): the launch sets a recovery point
+// and g_in_launch; a signal in kernel code jumps back there.
+extern sigjmp_buf g_recover;
+extern volatile sig_atomic_t g_in_launch;
+void install_signal_handlers(double seconds);
+void remove_signal_handlers();
+void report_crash(const LaunchOptions& options);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 
 // Every instrumented load and store of kernel code lands here.

@@ -1,0 +1,134 @@
+// The CUDA functions kernel code calls that the emulator implements:
+// barriers (also counting ones), warp votes, memory fences, address-space
+// conversion and the atomics (each recorded as one shared or global access).
+#include <algorithm>
+
+#include "banklab/cuda_host.hpp"
+#include "runtime.hpp"
+
+// ---- the CUDA functions kernel code calls ---------------------------------------
+#define BANKLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
+
+void __syncthreads() { banklab::emu::detail::block_barrier(BANKLAB_PC); }
+
+namespace {
+// __syncthreads() that also counts the threads with a non-zero predicate.
+const banklab::emu::detail::Thread* counting_barrier(int predicate, std::uintptr_t pc) {
+  using namespace banklab::emu::detail;
+  Thread* self = g_rt.current;
+  if (self == nullptr) return nullptr;
+  self->barrier_predicate = predicate != 0;
+  block_barrier(pc);
+  return self;
+}
+}  // namespace
+
+int __syncthreads_count(int predicate) {
+  const auto* self = counting_barrier(predicate, BANKLAB_PC);
+  return self != nullptr ? self->barrier_result : predicate != 0;
+}
+int __syncthreads_and(int predicate) {
+  const auto* self = counting_barrier(predicate, BANKLAB_PC);
+  return self != nullptr ? self->barrier_result == self->barrier_arrived : predicate != 0;
+}
+int __syncthreads_or(int predicate) {
+  const auto* self = counting_barrier(predicate, BANKLAB_PC);
+  return self != nullptr ? self->barrier_result != 0 : predicate != 0;
+}
+
+void __syncwarp(unsigned mask) { banklab::emu::detail::warp_collective(mask, 0, -1, BANKLAB_PC); }
+
+unsigned __ballot_sync(unsigned mask, int predicate) {
+  using namespace banklab::emu::detail;
+  Thread* self = g_rt.current;
+  if (self == nullptr) return predicate ? 1u : 0u;
+  warp_collective(mask, predicate != 0, -1, BANKLAB_PC);
+  return g_rt.warps[self->warp].ballots[self->lane] & mask;
+}
+
+int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
+
+int __all_sync(unsigned mask, int predicate) {
+  using namespace banklab::emu::detail;
+  Thread* self = g_rt.current;
+  if (self == nullptr) return predicate != 0;
+  const unsigned live = mask & g_rt.warps[self->warp].present & ~g_rt.warps[self->warp].exited;
+  return (__ballot_sync(mask, predicate) & live) == live;
+}
+
+unsigned __activemask() {
+  using namespace banklab::emu::detail;
+  Thread* self = g_rt.current;
+  if (self == nullptr) return 1u;
+  return g_rt.warps[self->warp].present & ~g_rt.warps[self->warp].exited;
+}
+
+void __threadfence() {}
+void __threadfence_block() {}
+
+std::size_t __cvta_generic_to_shared(const void* pointer) {
+  const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+  for (const auto& v : banklab::emu::detail::g_rt.vars) {
+    if (address - v.address <= v.size) return v.offset + (address - v.address);
+  }
+  return 0;
+}
+
+// Atomics: plain read-modify-writes (fibers never interleave inside one), each
+// recorded as one access at the caller's line, priced as its kind runs on an
+// H200 (AtomicKind in runtime.hpp).
+#define BANKLAB_ATOMIC_KIND(Kind, Ret, Name, Params, Body)                              \
+  Ret Name Params {                                                                     \
+    banklab::emu::detail::g_rt.atomic_kind = banklab::emu::detail::AtomicKind::Kind;    \
+    banklab::emu::detail::on_access(address, sizeof(*address), true, BANKLAB_PC, true); \
+    const Ret old = *address;                                                           \
+    Body;                                                                               \
+    return old;                                                                         \
+  }
+#define BANKLAB_ATOMIC(Ret, Name, Params, Body) BANKLAB_ATOMIC_KIND(kNative, Ret, Name, Params, Body)
+BANKLAB_ATOMIC(int, atomicAdd, (int* address, int value), *address = old + value)
+BANKLAB_ATOMIC(unsigned, atomicAdd, (unsigned* address, unsigned value), *address = old + value)
+BANKLAB_ATOMIC(unsigned long long, atomicAdd, (unsigned long long* address, unsigned long long value),
+               *address = old + value)
+BANKLAB_ATOMIC_KIND(kCasLoop, float, atomicAdd, (float* address, float value), *address = old + value)
+BANKLAB_ATOMIC_KIND(kCasLoop, double, atomicAdd, (double* address, double value), *address = old + value)
+BANKLAB_ATOMIC(int, atomicMax, (int* address, int value), *address = std::max(old, value))
+BANKLAB_ATOMIC(unsigned, atomicMax, (unsigned* address, unsigned value), *address = std::max(old, value))
+BANKLAB_ATOMIC(int, atomicMin, (int* address, int value), *address = std::min(old, value))
+BANKLAB_ATOMIC(unsigned, atomicMin, (unsigned* address, unsigned value), *address = std::min(old, value))
+BANKLAB_ATOMIC_KIND(kCas, int, atomicCAS, (int* address, int compare, int value), *address = old == compare ? value : old)
+BANKLAB_ATOMIC_KIND(kCas, unsigned, atomicCAS, (unsigned* address, unsigned compare, unsigned value),
+               *address = old == compare ? value : old)
+BANKLAB_ATOMIC_KIND(kCas, unsigned long long, atomicCAS,
+               (unsigned long long* address, unsigned long long compare, unsigned long long value),
+               *address = old == compare ? value : old)
+BANKLAB_ATOMIC(int, atomicExch, (int* address, int value), *address = value)
+BANKLAB_ATOMIC(unsigned, atomicExch, (unsigned* address, unsigned value), *address = value)
+BANKLAB_ATOMIC(float, atomicExch, (float* address, float value), *address = value)
+BANKLAB_ATOMIC(unsigned long long, atomicExch, (unsigned long long* address, unsigned long long value),
+               *address = value)
+BANKLAB_ATOMIC(int, atomicSub, (int* address, int value), *address = old - value)
+BANKLAB_ATOMIC(unsigned, atomicSub, (unsigned* address, unsigned value), *address = old - value)
+BANKLAB_ATOMIC(long long, atomicMax, (long long* address, long long value), *address = std::max(old, value))
+BANKLAB_ATOMIC(unsigned long long, atomicMax, (unsigned long long* address, unsigned long long value),
+               *address = std::max(old, value))
+BANKLAB_ATOMIC(long long, atomicMin, (long long* address, long long value), *address = std::min(old, value))
+BANKLAB_ATOMIC(unsigned long long, atomicMin, (unsigned long long* address, unsigned long long value),
+               *address = std::min(old, value))
+BANKLAB_ATOMIC(int, atomicAnd, (int* address, int value), *address = old & value)
+BANKLAB_ATOMIC(unsigned, atomicAnd, (unsigned* address, unsigned value), *address = old & value)
+BANKLAB_ATOMIC(unsigned long long, atomicAnd, (unsigned long long* address, unsigned long long value),
+               *address = old & value)
+BANKLAB_ATOMIC(int, atomicOr, (int* address, int value), *address = old | value)
+BANKLAB_ATOMIC(unsigned, atomicOr, (unsigned* address, unsigned value), *address = old | value)
+BANKLAB_ATOMIC(unsigned long long, atomicOr, (unsigned long long* address, unsigned long long value),
+               *address = old | value)
+BANKLAB_ATOMIC(int, atomicXor, (int* address, int value), *address = old ^ value)
+BANKLAB_ATOMIC(unsigned, atomicXor, (unsigned* address, unsigned value), *address = old ^ value)
+BANKLAB_ATOMIC(unsigned long long, atomicXor, (unsigned long long* address, unsigned long long value),
+               *address = old ^ value)
+// CUDA's wrapping increment and decrement: ((old >= limit) ? 0 : old + 1),
+// (((old == 0) || (old > limit)) ? limit : old - 1).
+BANKLAB_ATOMIC(unsigned, atomicInc, (unsigned* address, unsigned limit), *address = old >= limit ? 0u : old + 1u)
+BANKLAB_ATOMIC(unsigned, atomicDec, (unsigned* address, unsigned limit),
+               *address = (old == 0u || old > limit) ? limit : old - 1u)

@@ -1,0 +1,65 @@
+// The launched kernel's shared memory: which variables it has and where each
+// lies, as nvcc lays them out.
+#include <cstring>
+#include <sstream>
+
+#include "runtime.hpp"
+#include "symbols.hpp"
+
+namespace banklab::emu::detail {
+
+// Lays out the launched kernel's shared memory as nvcc does
+// (tests/data/gpu/shared_layout*.txt, measured on an H200): the variables the
+// kernel's own code uses in declaration order, then those of the functions
+// it calls, each at the alignment of its type (read from the debug
+// information); dynamic shared memory after them, at a multiple of 16 bytes.
+// Without debug information the alignment is guessed as the largest power of
+// two (at most 16) dividing the size.
+bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes) {
+  g_rt.vars.clear();
+  const SharedSymbols symbols = shared_symbols(kernel);
+  g_rt.section_lo = symbols.region_lo;
+  g_rt.section_span = symbols.region_span;
+  g_rt.not_shared.clear();
+  for (const DataSymbol& s : symbols.not_shared) g_rt.not_shared.push_back({s.address, s.size, 0});
+  std::size_t offset = 0;
+  auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align) {
+    offset = (offset + align - 1) / align * align;
+    g_rt.vars.push_back({s.address, size, offset});
+    report.shared_variables.push_back({s.name, s.address, size, offset});
+    offset += size;
+  };
+  for (const DataSymbol& s : symbols.variables) {
+    std::size_t align = s.alignment;
+    if (align == 0) {
+      align = 16;
+      while (align > 1 && s.size % align != 0) align /= 2;
+    }
+    place(s, s.size, align);
+  }
+  report.shared_bytes = offset;
+  if (dynamic_bytes > 0) {
+    if (dynamic_bytes > symbols.dynamic.size) {
+      std::ostringstream out;
+      out << "invalid launch: " << dynamic_bytes << " bytes of dynamic shared memory asked";
+      if (symbols.dynamic.size == 0) {
+        out << ", but the program declares no extern __shared__ array";
+      } else {
+        out << ", more than the " << symbols.dynamic.size << " a block can have";
+      }
+      add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
+      return false;
+    }
+    place(symbols.dynamic, dynamic_bytes, 16);
+  }
+  report.dynamic_shared_bytes = dynamic_bytes;
+  g_rt.shared_bytes = offset;
+  g_rt.shadow.assign(offset, ShadowByte{});
+  return true;
+}
+
+void poison_shared() {
+  for (const SharedVar& v : g_rt.vars) std::memset(reinterpret_cast<void*>(v.address), 0xff, v.size);
+}
+
+}  // namespace banklab::emu::detail
