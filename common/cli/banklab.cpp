@@ -158,9 +158,31 @@ fs::path build(const RunOptions& o) {
     std::ofstream out(copy);
     out << "#line 1 \"" << source.string() << "\"\n" << rewritten.text;
   }
+  // Headers beside the program that launch kernels are rewritten too, into a
+  // folder searched before the program's own.
+  const fs::path rewritten_headers = dir / "include";
+  fs::create_directories(rewritten_headers, error);
+  for (const auto& header : inputs) {
+    if (header.parent_path() != source.parent_path()) continue;
+    const std::string text = read_file(header);
+    if (text.find("<<<") == std::string::npos) continue;
+    try {
+      const banklab::cli::Rewritten h = banklab::cli::rewrite_launches(text);
+      std::ofstream out(rewritten_headers / header.filename());
+      out << "#line 1 \"" << header.string() << "\"\n" << h.text;
+      rewritten.launches += h.launches;
+    } catch (const banklab::cli::RewriteError& e) {
+      std::cerr << header.string() << ":" << e.line << ": " << e.what() << "\n";
+      fs::remove_all(dir, error);
+      std::exit(2);
+    }
+  }
   std::cerr << "banklab run: building " << source.filename().string() << " for the CPU emulator ("
             << rewritten.launches << " kernel launch" << (rewritten.launches == 1 ? "" : "es") << ")\n";
-  std::vector<std::string> compile = {BANKLAB_RUN_CXX, "-std=c++17", "-iquote", source.parent_path().string(),
+  std::vector<std::string> compile = {BANKLAB_RUN_CXX,     "-std=c++17",
+                                      "-iquote",           rewritten_headers.string(),
+                                      "-iquote",           source.parent_path().string(),
+                                      "-I" + rewritten_headers.string(),
                                       "-I" + source.parent_path().string()};
   for (const auto& inc : includes) compile.push_back("-I" + inc);
   compile.insert(compile.end(), flags.begin(), flags.end());

@@ -102,6 +102,15 @@ TEST_CASE("--kernel traces one kernel, --blocks traces a sample and says so") {
   CHECK(text.out.find("64 blocks, 4 of them traced (--blocks)") != std::string::npos);
 }
 
+TEST_CASE("a launch inside a header beside the program is rewritten too, and reported at the header's lines") {
+  const auto r = run_command(banklab_run(program("header_launch.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("add_one: OK") != std::string::npos);
+  CHECK(r.out.find("1 launch of add_one(int*)") != std::string::npos);
+  CHECK(r.out.find("launch_helpers.cuh:9") != std::string::npos);
+}
+
 TEST_CASE("a kernel fault is a finding with its line, and the program sees CUDA's error") {
   const auto r = run_command(banklab_run(program("out_of_bounds.cu")) + " 2>&1");
   INFO(r.out);
