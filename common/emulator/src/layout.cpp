@@ -54,7 +54,8 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
   }
   report.dynamic_shared_bytes = dynamic_bytes;
   g_rt.shared_bytes = offset;
-  g_rt.shadow.assign(offset, ShadowByte{});
+  g_rt.shadow_words.assign((offset + 3) / 4, ShadowCell{});
+  g_rt.shadow_bytes.assign((offset + 3) / 4 * 4, ShadowCell{});
   return true;
 }
 

@@ -55,9 +55,12 @@ struct SharedVar {
   std::size_t offset = 0;  // in the kernel's shared memory
 };
 
-// Per byte of the kernel's shared memory: who last wrote and read it, in
-// which barrier interval (epoch), for races and uninitialised reads.
-struct ShadowByte {
+// Per cell of the kernel's shared memory: who last wrote and read it, in
+// which barrier interval (epoch), for races and uninitialised reads. A cell is
+// a 4-byte word while every access of the block to it covers the whole word
+// (the common case: one cell per float); once an access covers part of a word,
+// the word is split into four byte cells for the rest of the block.
+struct ShadowCell {
   std::uint32_t write_epoch = 0;
   std::uint32_t read_epoch = 0;
   std::uint16_t writer = 0;
@@ -65,6 +68,7 @@ struct ShadowByte {
   std::uint32_t writer_sync = 0;  // the writer's warp sync_count at the write
   bool many_readers = false;
   bool atomic_write = false;
+  std::uint32_t split_epoch = 0;  // words only: split into bytes in the block that started at this epoch
   std::uintptr_t write_pc = 0;
   std::uintptr_t read_pc = 0;
 };
@@ -118,7 +122,8 @@ struct Runtime {
   std::uintptr_t section_lo = 0, section_span = 0;  // the program's thread-local block
   std::vector<SharedVar> not_shared;                 // compiler-made variables in it
   std::size_t shared_bytes = 0;
-  std::vector<ShadowByte> shadow;
+  std::vector<ShadowCell> shadow_words;  // one per 4 bytes
+  std::vector<ShadowCell> shadow_bytes;  // one per byte, used for split words
   std::uint32_t epoch = 0, block_start_epoch = 0;
 
   // global memory arena

@@ -73,17 +73,45 @@ void report_misaligned(const Thread& self, std::size_t offset, unsigned size, bo
 
 }  // namespace
 
+namespace {
+
+// Calls f(cell, byte offset) for the cells of shared bytes [offset, end): a
+// word's cell where the access covers the whole word and the word is not
+// split, else the byte cells (splitting the word first: each byte starts with
+// the word's history). Stops when f returns true.
+template <class F>
+void for_each_cell(std::size_t offset, std::size_t end, F f) {
+  std::size_t b = offset;
+  while (b < end) {
+    ShadowCell& word = g_rt.shadow_words[b / 4];
+    const bool split = word.split_epoch >= g_rt.block_start_epoch && word.split_epoch != 0;
+    if (!split && (b & 3u) == 0 && b + 4 <= end) {
+      if (f(word, b)) return;
+      b += 4;
+      continue;
+    }
+    if (!split) {
+      const std::size_t first = b & ~std::size_t{3};
+      for (std::size_t i = first; i < first + 4; ++i) g_rt.shadow_bytes[i] = word;
+      word.split_epoch = g_rt.block_start_epoch;
+    }
+    if (f(g_rt.shadow_bytes[b], b)) return;
+    ++b;
+  }
+}
+
+}  // namespace
+
 void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic) {
   const Thread& self = *g_rt.current;
-  if ((size == 2 || size == 4 || size == 8 || size == 16) && offset % size != 0) {
+  if ((size == 2 || size == 4 || size == 8 || size == 16) && (offset & (size - 1)) != 0) {
     report_misaligned(self, offset, size, write, pc);
     return;
   }
   const auto tid = static_cast<std::uint16_t>(self.linear);
   const std::uint32_t epoch = g_rt.epoch;
-  const std::size_t end = std::min<std::size_t>(offset + size, g_rt.shadow.size());
-  for (std::size_t b = offset; b < end; ++b) {
-    ShadowByte& s = g_rt.shadow[b];
+  const std::size_t end = std::min<std::size_t>(offset + size, g_rt.shared_bytes);
+  for_each_cell(offset, end, [&](const ShadowCell& s, std::size_t b) {
     if (!write && s.write_epoch < g_rt.block_start_epoch) {
       Finding& f = add_finding(FindingKind::kUninitializedSharedRead, pc, 0,
                                "read of shared memory that no thread of this block has written");
@@ -91,26 +119,27 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
         f.details.push_back("first by " + thread_text(self) + " of " + block_text() + ": " + describe_shared(b));
         f.details.push_back("do the write and the read cover the same elements, and is the write before the barrier?");
       }
-      break;
+      return true;
     }
     if (s.write_epoch == epoch && s.writer != tid && !(atomic && s.atomic_write) &&
         !same_warp_synced(s.writer, self, s.writer_sync)) {
       report_race(self, s.writer, true, write, b, pc, s.write_pc);
-      break;
+      return true;
     }
     if (write && !atomic && s.read_epoch == epoch && (s.reader != tid || s.many_readers) &&
         !same_warp_synced(s.reader, self, 0)) {
       report_race(self, s.reader != tid ? s.reader : static_cast<std::uint16_t>(tid ^ 1), false, true, b, pc,
                   s.read_pc);
-      break;
+      return true;
     }
-  }
-  for (std::size_t b = offset; b < end; ++b) {
-    ShadowByte& s = g_rt.shadow[b];
+    return false;
+  });
+  const std::uint32_t sync_count = g_rt.warps[self.warp].sync_count;
+  for_each_cell(offset, end, [&](ShadowCell& s, std::size_t) {
     if (write) {
       s.write_epoch = epoch;
       s.writer = tid;
-      s.writer_sync = g_rt.warps[self.warp].sync_count;
+      s.writer_sync = sync_count;
       s.atomic_write = atomic;
       s.write_pc = pc;
     } else {
@@ -119,7 +148,8 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
       s.read_epoch = epoch;
       s.read_pc = pc;
     }
-  }
+    return false;
+  });
   ++g_rt.shared_accesses;
   if (!g_rt.tracing) return;
   PcTrace& trace = g_rt.warp_traces[static_cast<std::size_t>(self.warp)].find(pc);
@@ -204,6 +234,40 @@ void Runtime::trace_begin_block(int warp_count) {
 
 namespace {
 
+// The bank model's answer depends on the offsets only up to a shift by a
+// multiple of 128 bytes (banks and lane groups repeat every 32 words), and
+// the warps of a launch repeat a few patterns: each warp instruction is
+// looked up in a small direct-mapped cache of answers first.
+struct PriceMemo {
+  std::array<std::int32_t, kWarpSize> offsets{};
+  std::uint8_t width = 0;  // 0: empty
+  bool write = false;
+  WavefrontCount count;
+};
+
+WavefrontCount memo_count_wavefronts(const Instance& instance, const WarpAccess& access) {
+  static thread_local std::vector<PriceMemo> memo(4096);
+  std::int32_t low = -1;
+  for (const std::int32_t o : instance.offsets) {
+    if (o >= 0 && (low < 0 || o < low)) low = o;
+  }
+  const std::int32_t shift = low < 0 ? 0 : low & ~std::int32_t{127};
+  std::array<std::int32_t, kWarpSize> key;
+  std::uint64_t hash = 0xcbf29ce484222325ull ^ (instance.width * 2u + (instance.write ? 1u : 0u));
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const std::int32_t o = instance.offsets[lane];
+    key[lane] = o < 0 ? -1 : o - shift;
+    hash = (hash ^ static_cast<std::uint32_t>(key[lane])) * 0x100000001b3ull;
+  }
+  PriceMemo& slot = memo[(hash ^ (hash >> 29)) & (memo.size() - 1)];
+  if (slot.width == instance.width && slot.write == instance.write && slot.offsets == key) return slot.count;
+  slot.offsets = key;
+  slot.width = instance.width;
+  slot.write = instance.write;
+  slot.count = count_wavefronts(access);
+  return slot.count;
+}
+
 void price_instances(PcStats& stats, const Instance* first, const Instance* last, std::size_t warp) {
   for (const Instance* it = first; it != last; ++it) {
     const Instance& instance = *it;
@@ -213,7 +277,7 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
     for (int lane = 0; lane < kWarpSize; ++lane) {
       access.offsets[lane] = instance.offsets[lane] < 0 ? kInactive : instance.offsets[lane];
     }
-    WavefrontCount count = count_wavefronts(access);
+    WavefrontCount count = memo_count_wavefronts(instance, access);
     std::uint64_t instructions = 1;
     if (instance.atomic == AtomicKind::kCas || instance.atomic == AtomicKind::kCasLoop) {
       // Lanes per bank, every lane counted (a word shared by lanes is no help).

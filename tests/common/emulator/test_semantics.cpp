@@ -26,6 +26,7 @@ void copies_unwritten(unsigned* out);
 void half_warps_store(int* out);
 void intrinsics(unsigned* out, unsigned a, unsigned b);
 void store_in_two_rounds(int* out, int rounds);
+void bytes_of_words(unsigned* out);
 void probe_atomic_add_int(const int* word, int* out);
 void probe_atomic_add_float(const int* word, int* out);
 void probe_atomic_cas_int(const int* word, int* out);
@@ -345,5 +346,25 @@ TEST_CASE("shared atomics cost what an H200 measures: native add, compare-and-sw
     }
   }
   banklab::emu::device_free(word);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("races and unwritten reads are found per byte inside a word") {
+  unsigned* out = device_array<unsigned>(4);
+  const LaunchReport report = banklab::emu::launch(dim3(1), dim3(32), bytes_of_words, out);
+  INFO(banklab::emu::format_report(report));
+  CHECK(out[0] == 0x04030201u);  // bytes 1, 2, 3, 4 from threads 0-3, little-endian
+  // No race among the 32 byte writes of one interval: each thread its own byte.
+  const auto* uninitialised = finding(report, FindingKind::kUninitializedSharedRead);
+  REQUIRE(uninitialised != nullptr);
+  CHECK(uninitialised->where.line == line_of("PARTLY_WRITTEN_READ"));
+  CHECK(uninitialised->details.at(0).find("byte 32 of") != std::string::npos);
+  const auto* race = finding(report, FindingKind::kSharedRace);
+  REQUIRE(race != nullptr);
+  CHECK(race->where.line == line_of("WORD_OF_RACE"));
+  CHECK(race->other.line == line_of("BYTE_OF_RACE"));
+  int races = 0;
+  for (const auto& f : report.findings) races += f.kind == FindingKind::kSharedRace ? 1 : 0;
+  CHECK(races == 1);
   banklab::emu::device_free(out);
 }

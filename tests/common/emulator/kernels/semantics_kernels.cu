@@ -196,3 +196,23 @@ __global__ void store_in_two_rounds(int* out, int rounds) {
   }
   out[threadIdx.x] = threadIdx.x < 16 ? s[threadIdx.x] : s[threadIdx.x + 32];
 }
+
+// Bytes of one word written by different threads, then the word read whole,
+// then bytes of it overwritten: the race and uninitialised-read checks work per
+// byte inside a word (the emulator tracks whole words until a byte access
+// splits one). 32 threads: thread t writes byte t of words 0-7; thread 0 then
+// reads word 0 after the barrier (clean); thread 1 writes byte 1 of word 8 and
+// thread 2 reads all of word 8 (bytes 0, 2, 3 unwritten); thread 3 writes byte 0
+// of word 9 while thread 4 writes word 9 whole in the same interval (a race).
+__global__ void bytes_of_words(unsigned* out) {
+  __shared__ unsigned words[16];
+  auto* bytes = reinterpret_cast<unsigned char*>(words);
+  const unsigned t = threadIdx.x;
+  bytes[t] = static_cast<unsigned char>(t + 1);  // BYTE_WRITE
+  if (t == 1) bytes[33] = 7;
+  __syncthreads();
+  if (t == 0) out[0] = words[0];
+  if (t == 2) out[1] = words[8];  // PARTLY_WRITTEN_READ
+  if (t == 3) bytes[36] = 1;      // BYTE_OF_RACE
+  if (t == 4) words[9] = 2;       // WORD_OF_RACE
+}
