@@ -9,8 +9,10 @@
 set -eu
 out=$1
 shift
-# Undefined TLS symbols, leaving out the C++ library's (std::, reserved names).
-names=$(readelf -sW "$@" | awk '$4 == "TLS" && $7 == "UND" { print $8 }' | grep -v -E '^(_ZSt|_ZNSt|_ZGVZ|__)' | sort -u)
+# Undefined TLS symbols, leaving out the C++ library's (std::, reserved names)
+# and CUDA's built-in variables (the runtime defines them, one set per OS thread).
+names=$(readelf -sW "$@" | awk '$4 == "TLS" && $7 == "UND" { print $8 }' |
+  grep -v -E '^(_ZSt|_ZNSt|_ZGVZ|__|threadIdx$|blockIdx$|blockDim$|gridDim$)' | sort -u)
 {
   echo "// Written by common/emulator/dynamic_shared.sh: the dynamic shared memory block."
   if [ -n "$names" ]; then

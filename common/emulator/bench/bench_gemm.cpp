@@ -1,8 +1,10 @@
 // Benchmark: a 16x16-tiled shared-memory GEMM of N x N floats (default 512)
-// on the CPU emulator, traced and priced, and with checks only. Prints a
-// table; the target is a traced 512x512 GEMM in under 2 seconds.
+// on the CPU emulator, traced and priced, and with checks only, on one core
+// and on every core (LaunchOptions::workers). Prints a table; the target is a
+// traced 512x512 GEMM in under 2 seconds.
 //   bench_gemm [N (a multiple of 16)] [repeats]
 #include <algorithm>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -27,12 +29,18 @@ int main(int argc, char** argv) {
     b[i] = static_cast<float>(i % 5);
   }
   const dim3 grid(n / 16, n / 16), block(16, 16);
-  std::printf("tiled GEMM %dx%d floats, tiles 16x16, grid (%u,%u), best of %d, one core\n", n, n, grid.x, grid.y,
-              repeats);
-  std::printf("%-22s %10s %16s %16s %12s\n", "mode", "seconds", "shared accesses", "warp instr", "ns/access");
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("tiled GEMM %dx%d floats, tiles 16x16, grid (%u,%u), best of %d, %u cores\n", n, n, grid.x, grid.y,
+              repeats, cores);
+  std::printf("%-22s %8s %10s %16s %16s %12s\n", "mode", "workers", "seconds", "shared accesses", "warp instr",
+              "ns/access");
+  std::uint64_t one_worker_wavefronts = 0;
   for (const bool trace : {true, false}) {
+    for (const unsigned workers : {1u, cores}) {
+    if (workers == cores && cores == 1) continue;
     banklab::emu::LaunchOptions options;
     options.trace = trace;
+    options.workers = workers;
     options.time_limit_seconds = 600;
     double best = 1e30;
     banklab::emu::LaunchReport report;
@@ -51,11 +59,22 @@ int main(int argc, char** argv) {
         }
       }
     }
-    std::uint64_t instructions = 0;
-    for (const auto& l : report.lines) instructions += l.warp_instructions;
-    std::printf("%-22s %10.3f %16llu %16llu %12.1f\n", trace ? "trace + bank pricing" : "checks only (no trace)", best,
-                static_cast<unsigned long long>(report.shared_accesses), static_cast<unsigned long long>(instructions),
-                best * 1e9 / static_cast<double>(report.shared_accesses));
+    std::uint64_t instructions = 0, wavefronts = 0;
+    for (const auto& l : report.lines) {
+      instructions += l.warp_instructions;
+      wavefronts += l.wavefronts;
+    }
+    // Any number of workers prices the launch exactly as one does.
+    if (trace && workers == 1) one_worker_wavefronts = wavefronts;
+    if (trace && wavefronts != one_worker_wavefronts) {
+      std::fprintf(stderr, "bench_gemm: %u workers counted %llu wavefronts, one worker %llu\n", workers,
+                   static_cast<unsigned long long>(wavefronts), static_cast<unsigned long long>(one_worker_wavefronts));
+      return 1;
+    }
+    std::printf("%-22s %8u %10.3f %16llu %16llu %12.1f\n", trace ? "trace + bank pricing" : "checks only (no trace)",
+                workers, best, static_cast<unsigned long long>(report.shared_accesses),
+                static_cast<unsigned long long>(instructions), best * 1e9 / static_cast<double>(report.shared_accesses));
+    }
   }
   return 0;
 }

@@ -1,8 +1,10 @@
 // Benchmark: the padded 32x32 transpose (BLOCK_ROWS 8, the stage-3 solution) of a 2048x2048 float
-// matrix on the CPU emulator, with tracing and pricing on and off. Prints a
-// table of transposed elements per second and nanoseconds per shared access.
+// matrix on the CPU emulator, with tracing and pricing on and off, on one core
+// and on every core (LaunchOptions::workers). Prints a table of transposed
+// elements per second and nanoseconds per shared access.
 //   bench_transpose [N] [repeats]
 #include <algorithm>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -25,12 +27,17 @@ int main(int argc, char** argv) {
   std::iota(in, in + count, 0.0f);
   const dim3 grid((n + 31) / 32, (n + 31) / 32);
   const dim3 block(32, 8);
-  std::printf("padded transpose %dx%d floats, grid (%u,%u), block (32,8), best of %d, one core\n", n, n, grid.x, grid.y,
-              repeats);
-  std::printf("%-22s %14s %14s %16s %12s\n", "mode", "seconds", "elements/s", "shared accesses", "ns/access");
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  std::printf("padded transpose %dx%d floats, grid (%u,%u), block (32,8), best of %d, %u cores\n", n, n, grid.x,
+              grid.y, repeats, cores);
+  std::printf("%-22s %8s %10s %14s %16s %12s\n", "mode", "workers", "seconds", "elements/s", "shared accesses",
+              "ns/access");
   for (const bool trace : {true, false}) {
+    for (const unsigned workers : {1u, cores}) {
+    if (workers == cores && cores == 1) continue;
     banklab::emu::LaunchOptions options;
     options.trace = trace;
+    options.workers = workers;
     options.time_limit_seconds = 600;
     double best = 1e30;
     banklab::emu::LaunchReport report;
@@ -46,9 +53,10 @@ int main(int argc, char** argv) {
         return 1;
       }
     }
-    std::printf("%-22s %14.3f %14.3e %16llu %12.1f\n", trace ? "trace + bank pricing" : "checks only (no trace)", best,
-                static_cast<double>(count) / best, static_cast<unsigned long long>(report.shared_accesses),
+    std::printf("%-22s %8u %10.3f %14.3e %16llu %12.1f\n", trace ? "trace + bank pricing" : "checks only (no trace)",
+                workers, best, static_cast<double>(count) / best, static_cast<unsigned long long>(report.shared_accesses),
                 best * 1e9 / static_cast<double>(report.shared_accesses));
+    }
   }
   return 0;
 }

@@ -3,9 +3,13 @@
 // (siglongjmp), and the fault becomes a finding with its thread and line.
 #include <execinfo.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <cstdio>
+#include <memory>
 #include <sstream>
 
 #include "runtime.hpp"
@@ -13,23 +17,9 @@
 
 namespace banklab::emu::detail {
 
-sigjmp_buf g_recover;
-volatile sig_atomic_t g_in_launch = 0;
-
 namespace {
 
-char g_signal_stack[64 * 1024];
-struct CrashInfo {
-  int signal = 0;
-  std::uintptr_t fault_address = 0;
-  std::uintptr_t pc = 0;
-  Thread* thread = nullptr;
-  // SIGABRT (abort(), a failed assert) stops inside the C library: the
-  // return addresses lead back to the kernel's line.
-  void* frames[32] = {};
-  int frame_count = 0;
-};
-CrashInfo g_crash;
+constexpr std::size_t kSignalStackBytes = 64 * 1024;
 
 }  // namespace
 
@@ -40,52 +30,76 @@ constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, S
 struct sigaction g_previous[sizeof kSignals / sizeof kSignals[0]];
 
 void on_signal(int signal, siginfo_t* info, void* context) {
-  if (!g_in_launch) {
+  Runtime& r = rt();
+  if (!r.in_launch) {
+    // A worker's timer that fired as it finished its last block: nothing to stop.
+    if (signal == SIGALRM) return;
     // Not ours: fall back to the default action.
     ::signal(signal, SIG_DFL);
     raise(signal);
     return;
   }
-  g_in_launch = 0;
-  g_crash.signal = signal;
-  g_crash.fault_address = reinterpret_cast<std::uintptr_t>(info->si_addr);
-  g_crash.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
-  g_crash.thread = g_rt.current;
-  g_crash.frame_count = signal == SIGABRT || signal == SIGALRM ? backtrace(g_crash.frames, 32) : 0;
-  siglongjmp(g_recover, 1);
+  r.in_launch = 0;
+  r.crash.signal = signal;
+  r.crash.fault_address = reinterpret_cast<std::uintptr_t>(info->si_addr);
+  r.crash.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+  r.crash.thread = r.current;
+  r.crash.frame_count = signal == SIGABRT || signal == SIGALRM ? backtrace(r.crash.frames, 32) : 0;
+  siglongjmp(r.recover, 1);
 }
 
 }  // namespace
 
-void install_signal_handlers(double seconds) {
+void install_signal_handlers() {
   {
     // backtrace() loads its unwinder on first use; do that here, not in a
     // signal handler that may have interrupted malloc.
     void* warm[1];
     backtrace(warm, 1);
   }
-  stack_t alt{};
-  alt.ss_sp = g_signal_stack;
-  alt.ss_size = sizeof g_signal_stack;
-  sigaltstack(&alt, nullptr);
   struct sigaction action {};
   action.sa_sigaction = on_signal;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
   sigemptyset(&action.sa_mask);
   for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i)
     sigaction(kSignals[i], &action, &g_previous[i]);
-  itimerval timer{};
-  timer.it_value.tv_sec = static_cast<time_t>(seconds);
-  timer.it_value.tv_usec = static_cast<suseconds_t>((seconds - static_cast<double>(timer.it_value.tv_sec)) * 1e6);
-  if (timer.it_value.tv_sec == 0 && timer.it_value.tv_usec == 0) timer.it_value.tv_usec = 1;
-  setitimer(ITIMER_REAL, &timer, nullptr);
 }
 
 void remove_signal_handlers() {
-  itimerval off{};
-  setitimer(ITIMER_REAL, &off, nullptr);
   for (std::size_t i = 0; i < sizeof kSignals / sizeof kSignals[0]; ++i)
     sigaction(kSignals[i], &g_previous[i], nullptr);
+}
+
+// A timer that sends SIGALRM to the calling OS thread only, so that each worker
+// of a parallel launch is stopped where it is running.
+void arm_time_limit(double seconds) {
+  Runtime& r = rt();
+  if (!r.signal_stack) r.signal_stack = std::make_unique<char[]>(kSignalStackBytes);
+  {
+    // Every worker thread is new: give each its stack (the same one again for a reused Runtime).
+    stack_t alt{};
+    alt.ss_sp = r.signal_stack.get();
+    alt.ss_size = kSignalStackBytes;
+    sigaltstack(&alt, nullptr);
+  }
+  sigevent event{};
+  event.sigev_notify = SIGEV_THREAD_ID;
+  event.sigev_signo = SIGALRM;
+  event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  if (timer_create(CLOCK_MONOTONIC, &event, &r.timer) != 0) return;
+  r.timer_armed = true;
+  itimerspec when{};
+  when.it_value.tv_sec = static_cast<time_t>(seconds);
+  when.it_value.tv_nsec = static_cast<long>((seconds - static_cast<double>(when.it_value.tv_sec)) * 1e9);
+  if (when.it_value.tv_sec == 0 && when.it_value.tv_nsec == 0) when.it_value.tv_nsec = 1;
+  timer_settime(r.timer, 0, &when, nullptr);
+}
+
+void disarm_time_limit() {
+  Runtime& r = rt();
+  if (!r.timer_armed) return;
+  timer_delete(r.timer);
+  r.timer_armed = false;
 }
 
 namespace {
@@ -119,13 +133,13 @@ std::string seconds_text(double seconds) {
 // skipped) that has a source line outside the emulator's own sources and the
 // system headers: the line of kernel code that was running. 0 if there is none.
 std::uintptr_t kernel_frame() {
-  if (g_crash.frame_count <= 1) return 0;
+  if (rt().crash.frame_count <= 1) return 0;
   static const std::string emulator_dir = [] {
     const std::string file = __FILE__;
     return file.substr(0, file.rfind('/') + 1);
   }();
   std::vector<std::uintptr_t> frames;
-  for (int i = 1; i < g_crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(g_crash.frames[i]));
+  for (int i = 1; i < rt().crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(rt().crash.frames[i]));
   const auto lines = resolve(frames);
   for (const std::uintptr_t frame : frames) {
     const auto found = lines.find(frame);
@@ -140,40 +154,39 @@ std::uintptr_t kernel_frame() {
 
 }  // namespace
 
-void report_crash(const LaunchOptions& options) {
-  const Thread* t = g_crash.thread;
+void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks) {
+  const Thread* t = rt().crash.thread;
   const std::string who = t != nullptr ? thread_text(*t) + " of " + block_text() : "the emulator's scheduler";
-  if (g_crash.signal == SIGALRM) {
+  if (rt().crash.signal == SIGALRM) {
     // Where the timer stopped the kernel: the kernel's frame on the stack
     // (the timer often lands in an access hook); failing that, the last
     // access the thread made.
     const std::uintptr_t frame = t == nullptr ? 0 : kernel_frame();
     const std::uintptr_t pc =
-        t == nullptr ? 0 : frame != 0 ? frame : (g_rt.last_pc != 0 ? g_rt.last_pc : g_crash.pc + 1);
+        t == nullptr ? 0 : frame != 0 ? frame : (rt().last_pc != 0 ? rt().last_pc : rt().crash.pc + 1);
     Finding& f = add_finding(FindingKind::kTimeLimit, pc, 0,
                              "the launch ran past the time limit of " + seconds_text(options.time_limit_seconds) +
                                  " (an endless loop, or more work than the emulator does in that time)");
-    f.details.push_back("stopped while " + who + " was running, after " + std::to_string(g_rt.report->blocks_run - 1) +
-                        " of " + std::to_string(std::uint64_t{gridDim.x} * gridDim.y * gridDim.z) +
-                        " blocks had finished");
-    f.details.push_back(g_rt.report->blocks_run > 1
+    f.details.push_back("stopped while " + who + " was running, after " + std::to_string(blocks_finished) + " of " +
+                        std::to_string(total_blocks) + " blocks had finished");
+    f.details.push_back(blocks_finished > 0
                             ? "blocks were finishing: if the launch is just long, raise the time limit (or trace "
                               "fewer blocks)"
                             : "no block finished: look for a loop whose exit condition never comes true here");
     return;
   }
-  std::string message = "kernel crashed: " + signal_text(g_crash.signal) + " in " + who;
+  std::string message = "kernel crashed: " + signal_text(rt().crash.signal) + " in " + who;
   FindingKind kind = FindingKind::kCrash;
   std::string detail;
-  if (g_crash.signal == SIGSEGV || g_crash.signal == SIGBUS) {
-    const std::uintptr_t a = g_crash.fault_address;
-    if (a - g_rt.arena_lo < g_rt.arena_span) {
+  if (rt().crash.signal == SIGSEGV || rt().crash.signal == SIGBUS) {
+    const std::uintptr_t a = rt().crash.fault_address;
+    if (a - g_arena_lo < g_arena_span) {
       kind = FindingKind::kGlobalOutOfBounds;
       message = "out-of-bounds global access crashed the kernel in " + who;
       detail = "address is " + describe_global(a);
     } else if (t != nullptr && in_fiber_stacks(a)) {
       message = "stack overflow in " + who + " (large local arrays or deep recursion?)";
-    } else if (t != nullptr && g_rt.last_misaligned_pc != 0 && g_rt.last_misaligned_pc == g_rt.last_pc) {
+    } else if (t != nullptr && rt().last_misaligned_pc != 0 && rt().last_misaligned_pc == rt().last_pc) {
       // The host's aligned vector instructions fault on the same access the GPU rejects.
       message = "misaligned shared access stopped the kernel in " + who + ", as it does on a GPU";
       detail = "see the misaligned shared access finding for the offset";
@@ -183,7 +196,7 @@ void report_crash(const LaunchOptions& options) {
       detail = out.str();
     }
   }
-  std::uintptr_t where = g_crash.pc + 1;  // +1: resolve() looks up pc - 1
+  std::uintptr_t where = rt().crash.pc + 1;  // +1: resolve() looks up pc - 1
   if (const std::uintptr_t frame = kernel_frame(); frame != 0) where = frame;  // abort(), a failed assert
   Finding& f = add_finding(kind, where, 0, message);
   if (!detail.empty()) f.details.push_back(detail);

@@ -1,6 +1,7 @@
 // The CUDA functions kernel code calls that the emulator implements:
 // barriers (also counting ones), warp votes, memory fences, address-space
 // conversion and the atomics (each recorded as one shared or global access).
+#include <atomic>
 #include <algorithm>
 
 #include "banklab/cuda_host.hpp"
@@ -15,7 +16,7 @@ namespace {
 // __syncthreads() that also counts the threads with a non-zero predicate.
 const banklab::emu::detail::Thread* counting_barrier(int predicate, std::uintptr_t pc) {
   using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return nullptr;
   self->barrier_predicate = predicate != 0;
   block_barrier(pc);
@@ -40,27 +41,27 @@ void __syncwarp(unsigned mask) { banklab::emu::detail::warp_collective(mask, 0, 
 
 unsigned __ballot_sync(unsigned mask, int predicate) {
   using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return predicate ? 1u : 0u;
   warp_collective(mask, predicate != 0, -1, BANKLAB_PC);
-  return g_rt.warps[self->warp].ballots[self->lane] & mask;
+  return rt().warps[self->warp].ballots[self->lane] & mask;
 }
 
 int __any_sync(unsigned mask, int predicate) { return __ballot_sync(mask, predicate) != 0; }
 
 int __all_sync(unsigned mask, int predicate) {
   using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return predicate != 0;
-  const unsigned live = mask & g_rt.warps[self->warp].present & ~g_rt.warps[self->warp].exited;
+  const unsigned live = mask & rt().warps[self->warp].present & ~rt().warps[self->warp].exited;
   return (__ballot_sync(mask, predicate) & live) == live;
 }
 
 unsigned __activemask() {
   using namespace banklab::emu::detail;
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return 1u;
-  return g_rt.warps[self->warp].present & ~g_rt.warps[self->warp].exited;
+  return rt().warps[self->warp].present & ~rt().warps[self->warp].exited;
 }
 
 void __threadfence() {}
@@ -68,19 +69,47 @@ void __threadfence_block() {}
 
 std::size_t __cvta_generic_to_shared(const void* pointer) {
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  for (const auto& v : banklab::emu::detail::g_rt.vars) {
+  for (const auto& v : banklab::emu::detail::rt().vars) {
     if (address - v.address <= v.size) return v.offset + (address - v.address);
   }
   return 0;
 }
 
-// Atomics: plain read-modify-writes (fibers never interleave inside one), each
-// recorded as one access at the caller's line, priced as its kind runs on an
-// H200 (AtomicKind in runtime.hpp).
+// Atomics: read-modify-writes, each recorded as one access at the caller's
+// line, priced as its kind runs on an H200 (AtomicKind in runtime.hpp). On
+// shared memory they are plain (fibers never interleave inside one, and each
+// OS thread has its own shared memory); on global memory, which the workers of
+// a parallel launch share, each holds one of a set of locks chosen by address.
+namespace {
+
+class GlobalAtomicLock {
+ public:
+  explicit GlobalAtomicLock(const void* address) {
+    const auto a = reinterpret_cast<std::uintptr_t>(address);
+    const banklab::emu::detail::Runtime& r = banklab::emu::detail::rt();
+    if (a - r.section_lo < r.section_span) return;  // shared memory
+    static std::atomic_flag locks[256] = {};
+    lock_ = &locks[(a >> 3) % 256];
+    while (lock_->test_and_set(std::memory_order_acquire)) {
+    }
+  }
+  GlobalAtomicLock(const GlobalAtomicLock&) = delete;
+  GlobalAtomicLock& operator=(const GlobalAtomicLock&) = delete;
+  ~GlobalAtomicLock() {
+    if (lock_ != nullptr) lock_->clear(std::memory_order_release);
+  }
+
+ private:
+  std::atomic_flag* lock_ = nullptr;
+};
+
+}  // namespace
+
 #define BANKLAB_ATOMIC_KIND(Kind, Ret, Name, Params, Body)                              \
   Ret Name Params {                                                                     \
-    banklab::emu::detail::g_rt.atomic_kind = banklab::emu::detail::AtomicKind::Kind;    \
+    banklab::emu::detail::rt().atomic_kind = banklab::emu::detail::AtomicKind::Kind;    \
     banklab::emu::detail::on_access(address, sizeof(*address), true, BANKLAB_PC, true); \
+    const GlobalAtomicLock lock(address);                                               \
     const Ret old = *address;                                                           \
     Body;                                                                               \
     return old;                                                                         \

@@ -31,21 +31,22 @@ struct Arena {
   int next_id = 1;
   std::map<std::uintptr_t, Allocation> live;  // by user pointer
   std::vector<Allocation> freed;              // for messages about freed memory
-  Allocation last_hit;                        // check_global's cache; size 0 = none
 
   bool init() {
     if (base != 0) return true;
     void* p = mmap(nullptr, kArenaBytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) return false;
     base = next = reinterpret_cast<std::uintptr_t>(p);
-    g_rt.arena_lo = base;
-    g_rt.arena_span = kArenaBytes;
+    g_arena_lo = base;
+    g_arena_span = kArenaBytes;
     return true;
   }
 };
 Arena g_arena;
 
 }  // namespace
+
+std::uintptr_t g_arena_lo = 0, g_arena_span = 0;
 
 }  // namespace banklab::emu::detail
 
@@ -71,7 +72,7 @@ void device_free(void* pointer) {
   if (found == g_arena.live.end()) return;
   const Allocation a = found->second;
   g_arena.live.erase(found);
-  g_arena.last_hit = Allocation{};
+  rt().last_hit_size = 0;
   // Address space is never reused, so a stale pointer faults instead of
   // silently reading a newer allocation.
   mprotect(reinterpret_cast<void*>(a.map_begin), a.map_size, PROT_NONE);
@@ -116,13 +117,14 @@ std::string describe_global(std::uintptr_t address) {
 
 void check_global(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
   // Kernels stream through one allocation at a time: try the last hit first.
-  const Allocation& last = g_arena.last_hit;
-  if (address - last.begin < last.size && address + size <= last.begin + last.size) return;
+  Runtime& r = rt();
+  if (address - r.last_hit_begin < r.last_hit_size && address + size <= r.last_hit_begin + r.last_hit_size) return;
   auto after = g_arena.live.upper_bound(address);
   if (after != g_arena.live.begin()) {
     const Allocation& a = std::prev(after)->second;
     if (address >= a.begin && address + size <= a.begin + a.size) {
-      g_arena.last_hit = a;
+      r.last_hit_begin = a.begin;
+      r.last_hit_size = a.size;
       return;
     }
   }
@@ -130,7 +132,7 @@ void check_global(std::uintptr_t address, unsigned size, bool write, std::uintpt
       FindingKind::kGlobalOutOfBounds, pc, 0,
       std::string("out-of-bounds global ") + (write ? "write" : "read") + " of " + std::to_string(size) + " bytes");
   if (f.details.empty()) {
-    f.details.push_back("first by " + thread_text(*g_rt.current) + " of " + block_text() + ": address is " +
+    f.details.push_back("first by " + thread_text(*rt().current) + " of " + block_text() + ": address is " +
                         describe_global(address));
   }
 }

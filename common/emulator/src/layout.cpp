@@ -16,16 +16,16 @@ namespace banklab::emu::detail {
 // Without debug information the alignment is guessed as the largest power of
 // two (at most 16) dividing the size.
 bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes) {
-  g_rt.vars.clear();
+  rt().vars.clear();
   const SharedSymbols symbols = shared_symbols(kernel);
-  g_rt.section_lo = symbols.region_lo;
-  g_rt.section_span = symbols.region_span;
-  g_rt.not_shared.clear();
-  for (const DataSymbol& s : symbols.not_shared) g_rt.not_shared.push_back({s.address, s.size, 0});
+  rt().section_lo = symbols.region_lo;
+  rt().section_span = symbols.region_span;
+  rt().not_shared.clear();
+  for (const DataSymbol& s : symbols.not_shared) rt().not_shared.push_back({s.address, s.size, 0});
   std::size_t offset = 0;
   auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align) {
     offset = (offset + align - 1) / align * align;
-    g_rt.vars.push_back({s.address, size, offset});
+    rt().vars.push_back({s.address, size, offset});
     report.shared_variables.push_back({s.name, s.address, size, offset});
     offset += size;
   };
@@ -53,14 +53,27 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
     place(symbols.dynamic, dynamic_bytes, 16);
   }
   report.dynamic_shared_bytes = dynamic_bytes;
-  g_rt.shared_bytes = offset;
-  g_rt.shadow_words.assign((offset + 3) / 4, ShadowCell{});
-  g_rt.shadow_bytes.assign((offset + 3) / 4 * 4, ShadowCell{});
+  rt().shared_bytes = offset;
+  rt().shadow_words.assign((offset + 3) / 4, ShadowCell{});
+  rt().shadow_bytes.assign((offset + 3) / 4 * 4, ShadowCell{});
   return true;
 }
 
+void adopt_shared_layout(Runtime& worker, const Runtime& from, std::uintptr_t delta) {
+  worker.kernel_mangled = from.kernel_mangled;
+  worker.vars = from.vars;
+  for (SharedVar& v : worker.vars) v.address += delta;
+  worker.not_shared = from.not_shared;
+  for (SharedVar& v : worker.not_shared) v.address += delta;
+  worker.section_lo = from.section_lo + delta;
+  worker.section_span = from.section_span;
+  worker.shared_bytes = from.shared_bytes;
+  worker.shadow_words.assign(from.shadow_words.size(), ShadowCell{});
+  worker.shadow_bytes.assign(from.shadow_bytes.size(), ShadowCell{});
+}
+
 void poison_shared() {
-  for (const SharedVar& v : g_rt.vars) std::memset(reinterpret_cast<void*>(v.address), 0xff, v.size);
+  for (const SharedVar& v : rt().vars) std::memset(reinterpret_cast<void*>(v.address), 0xff, v.size);
 }
 
 }  // namespace banklab::emu::detail

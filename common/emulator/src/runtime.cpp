@@ -1,7 +1,15 @@
 // The SIMT scheduler: each CUDA thread of a block is a fiber (Boost.Context's
 // fcontext); __syncthreads, __syncwarp and the warp collectives are waits the
-// scheduler resolves; blocks run one after another on reused stacks. Crashes
+// scheduler resolves; a block's fibers run on reused stacks. Crashes
 // and time limits in kernel code come back here through a signal handler.
+// Blocks run one after another, or spread over several OS threads (workers).
+
+// The guards come first: with -fno-toplevel-reorder a thread-local variable
+// takes its place in the thread-local block at its first declaration, and the
+// headers below declare the built-in variables (see the layout note below).
+extern thread_local char banklab_shared_guard_low[4096];
+extern thread_local char banklab_shared_guard_high[4096];
+
 #include <execinfo.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -14,31 +22,40 @@
 #include <csetjmp>
 #include <cstdio>
 #include <cstring>
+#include <atomic>
 #include <map>
+#include <mutex>
 #include <sstream>
+#include <thread>
 
 #include "runtime.hpp"
 #include "symbols.hpp"
 
-// The built-in variables kernel code reads; the scheduler sets them for the
-// fiber it resumes.
-uint3 threadIdx;
-uint3 blockIdx;
-dim3 blockDim;
-dim3 gridDim;
-
-// Guards around the shared variables in the program's thread-local block: an
-// index before the first array lands in the low guard (.tdata comes first),
-// one past the last array in the high guard (the runtime links after kernel
-// code), and is reported instead of touching the thread's control block.
+// The program's thread-local block, in the order this file defines it
+// (compiled with -fno-toplevel-reorder; kernel objects link before the
+// runtime): .tdata (initialised) ends with the low guard; .tbss holds the
+// kernel's shared variables, then the high guard, then the runtime's own
+// thread-local state. An index just before the first shared array lands in
+// the low guard, one just past the last in the high guard: reported, and never
+// touching the runtime's state. No other file of the runtime defines a
+// thread-local variable.
+//
+// The built-in variables kernel code reads, one set per OS thread; the
+// scheduler sets them for the fiber it resumes (all zero, so in .tbss: 0
+// outside a launch).
 __attribute__((used)) thread_local char banklab_shared_guard_low[4096] = {1};
 __attribute__((used)) thread_local char banklab_shared_guard_high[4096];
+__constinit thread_local uint3 threadIdx{0, 0, 0};
+__constinit thread_local uint3 blockIdx{0, 0, 0};
+__constinit thread_local dim3 blockDim{0, 0, 0};
+__constinit thread_local dim3 gridDim{0, 0, 0};
 
 namespace banklab::emu::detail {
 
 namespace ctx = boost::context::detail;
 
-Runtime g_rt;
+Runtime g_main_runtime;
+__constinit thread_local Runtime* g_worker = nullptr;
 
 namespace {
 
@@ -52,6 +69,13 @@ struct StackPool {
   int count = 0;
 
   char* top(int i) const { return memory + static_cast<std::size_t>(i + 1) * (stack_bytes + kGuardBytes); }
+
+  StackPool() = default;
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  ~StackPool() {
+    if (memory != nullptr) munmap(memory, static_cast<std::size_t>(count) * (stack_bytes + kGuardBytes));
+  }
 
   void ensure(int threads, std::size_t bytes) {
     bytes = (bytes + 4095) & ~std::size_t{4095};
@@ -72,10 +96,10 @@ struct StackPool {
       mprotect(memory + static_cast<std::size_t>(i) * (stack_bytes + kGuardBytes), kGuardBytes, PROT_NONE);
   }
 };
-StackPool g_stacks;
+thread_local StackPool g_stacks;
 
 // ---- the running launch ------------------------------------------------------
-ctx::fcontext_t g_scheduler = nullptr;
+thread_local ctx::fcontext_t g_scheduler = nullptr;
 
 void (*g_invoke)(void*) = nullptr;
 void* g_closure = nullptr;
@@ -83,16 +107,16 @@ void* g_closure = nullptr;
 void fiber_entry(ctx::transfer_t from) {
   g_scheduler = from.fctx;
   g_invoke(g_closure);
-  g_rt.current->status = ThreadStatus::kExited;
+  rt().current->status = ThreadStatus::kExited;
   ctx::jump_fcontext(g_scheduler, nullptr);  // never resumed again
 }
 
 void resume(Thread& t) {
-  g_rt.current = &t;
+  rt().current = &t;
   threadIdx = t.index;
   const ctx::transfer_t back = ctx::jump_fcontext(t.context, nullptr);
   t.context = back.fctx;
-  g_rt.current = nullptr;
+  rt().current = nullptr;
 }
 
 }  // namespace
@@ -103,7 +127,7 @@ bool in_fiber_stacks(std::uintptr_t address) {
 }
 
 void yield_to_scheduler() {
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   const ctx::transfer_t back = ctx::jump_fcontext(g_scheduler, nullptr);
   g_scheduler = back.fctx;
   threadIdx = self->index;
@@ -123,25 +147,26 @@ std::string block_text() {
 
 Finding& add_finding(FindingKind kind, std::uintptr_t pc, std::uintptr_t other_pc, const std::string& message) {
   const auto key = std::make_tuple(static_cast<int>(kind), pc, other_pc);
-  auto found = g_rt.finding_index.find(key);
-  if (found != g_rt.finding_index.end()) {
-    Finding& f = g_rt.report->findings[found->second];
+  auto found = rt().finding_index.find(key);
+  if (found != rt().finding_index.end()) {
+    Finding& f = rt().report->findings[found->second];
     ++f.count;
     return f;
   }
-  g_rt.finding_index[key] = g_rt.report->findings.size();
+  rt().finding_index[key] = rt().report->findings.size();
+  rt().finding_blocks.push_back(rt().block_index);
   Finding f;
   f.kind = kind;
   f.pc = pc;
   f.other_pc = other_pc;
   f.message = message;
-  g_rt.report->findings.push_back(std::move(f));
-  return g_rt.report->findings.back();
+  rt().report->findings.push_back(std::move(f));
+  return rt().report->findings.back();
 }
 
 // ---- barriers and warp collectives (called from kernel code) ----------------
 void block_barrier(std::uintptr_t pc) {
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return;  // called outside a launch: nothing to wait for
   self->status = ThreadStatus::kAtBarrier;
   self->wait_pc = pc;
@@ -151,9 +176,9 @@ void block_barrier(std::uintptr_t pc) {
 // Deposits a lane's part of a warp collective and waits until every lane of
 // `mask` that has not exited has arrived; returns with the collective resolved.
 void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintptr_t pc, WarpOp op) {
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return;
-  WarpState& warp = g_rt.warps[self->warp];
+  WarpState& warp = rt().warps[self->warp];
   warp.op = op;
   warp.values[self->lane] = value;
   warp.sources[self->lane] = source;
@@ -212,31 +237,31 @@ bool try_release_warp(WarpState& warp, int warp_index) {
         warp.results[lane] = reduced;
     }
     warp.ballots[lane] = ballot;
-    Thread& t = g_rt.threads[static_cast<std::size_t>(warp_index * kWarpSize + lane)];
+    Thread& t = rt().threads[static_cast<std::size_t>(warp_index * kWarpSize + lane)];
     t.status = ThreadStatus::kRunnable;
   }
   warp.arrived = 0;
   warp.mask = 0;
   ++warp.sync_count;
-  g_rt.trace_converge(warp_index);
+  rt().trace_converge(warp_index);
   return true;
 }
 
 std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source) {
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return value;
   warp_collective(mask, value, source, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
-  return g_rt.warps[self->warp].results[self->lane];
+  return rt().warps[self->warp].results[self->lane];
 }
 
-int lane_id() { return g_rt.current != nullptr ? g_rt.current->lane : 0; }
+int lane_id() { return rt().current != nullptr ? rt().current->lane : 0; }
 
 std::uint64_t warp_reduce(unsigned mask, std::uint64_t value, int op) {
-  Thread* self = g_rt.current;
+  Thread* self = rt().current;
   if (self == nullptr) return value;
   warp_collective(mask, value, -1, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)),
                   static_cast<WarpOp>(op));
-  return g_rt.warps[self->warp].results[self->lane];
+  return rt().warps[self->warp].results[self->lane];
 }
 
 // ---- one launch ----------------------------------------------------------------
@@ -252,6 +277,8 @@ std::string wait_place(std::uintptr_t pc) {
 // compiler made of it (a call duplicated into both arms of a branch): waits at
 // addresses of the same source line are merged.
 void merge_same_line(std::map<std::uintptr_t, std::vector<int>>& at_barrier) {
+  static std::mutex mutex;  // workers of a parallel launch share the cache
+  const std::lock_guard<std::mutex> lock(mutex);
   static std::map<std::uintptr_t, std::string> cache;
   std::vector<std::uintptr_t> unknown;
   for (const auto& [pc, ids] : at_barrier) {
@@ -284,16 +311,16 @@ void merge_same_line(std::map<std::uintptr_t, std::vector<int>>& at_barrier) {
 
 // Runs one block to the end. Returns false when the launch must stop (deadlock).
 bool run_block(int thread_count) {
-  g_rt.block_start_epoch = ++g_rt.epoch;
+  rt().block_start_epoch = ++rt().epoch;
   poison_shared();
   const int warp_count = (thread_count + kWarpSize - 1) / kWarpSize;
-  g_rt.warps.assign(static_cast<std::size_t>(warp_count), WarpState{});
+  rt().warps.assign(static_cast<std::size_t>(warp_count), WarpState{});
   for (int w = 0; w < warp_count; ++w) {
     const int lanes = std::min(kWarpSize, thread_count - w * kWarpSize);
-    g_rt.warps[static_cast<std::size_t>(w)].present = lanes == kWarpSize ? 0xffffffffu : ((1u << lanes) - 1);
+    rt().warps[static_cast<std::size_t>(w)].present = lanes == kWarpSize ? 0xffffffffu : ((1u << lanes) - 1);
   }
   for (int i = 0; i < thread_count; ++i) {
-    Thread& t = g_rt.threads[static_cast<std::size_t>(i)];
+    Thread& t = rt().threads[static_cast<std::size_t>(i)];
     t.index = {static_cast<unsigned>(i) % blockDim.x, (static_cast<unsigned>(i) / blockDim.x) % blockDim.y,
                static_cast<unsigned>(i) / (blockDim.x * blockDim.y)};
     t.linear = i;
@@ -301,30 +328,33 @@ bool run_block(int thread_count) {
     t.lane = i % kWarpSize;
     t.status = ThreadStatus::kRunnable;
     t.wait_pc = 0;
-    t.context = ctx::make_fcontext(g_stacks.top(i), g_stacks.stack_bytes, fiber_entry);
+    // Stack tops a whole number of pages apart would all fall in the same
+    // cache sets: start each fiber's stack at a different cache line.
+    const std::size_t color = static_cast<std::size_t>(i % 64) * 64;
+    t.context = ctx::make_fcontext(g_stacks.top(i) - color, g_stacks.stack_bytes - color, fiber_entry);
   }
-  g_rt.trace_begin_block(warp_count);
+  rt().trace_begin_block(warp_count);
   int alive = thread_count;
   while (alive > 0) {
     for (int i = 0; i < thread_count; ++i) {
-      Thread& t = g_rt.threads[static_cast<std::size_t>(i)];
+      Thread& t = rt().threads[static_cast<std::size_t>(i)];
       if (t.status != ThreadStatus::kRunnable) continue;
       resume(t);
       if (t.status == ThreadStatus::kExited) {
         --alive;
-        g_rt.warps[static_cast<std::size_t>(t.warp)].exited |= 1u << t.lane;
+        rt().warps[static_cast<std::size_t>(t.warp)].exited |= 1u << t.lane;
       }
     }
     if (alive == 0) break;
     bool released = false;
-    for (int w = 0; w < warp_count; ++w) released |= try_release_warp(g_rt.warps[static_cast<std::size_t>(w)], w);
+    for (int w = 0; w < warp_count; ++w) released |= try_release_warp(rt().warps[static_cast<std::size_t>(w)], w);
     if (released) continue;
 
     // Nobody can run: every live thread waits at a barrier or a collective.
     std::map<std::uintptr_t, std::vector<int>> at_barrier;
     std::vector<int> at_collective;
     for (int i = 0; i < thread_count; ++i) {
-      const Thread& t = g_rt.threads[static_cast<std::size_t>(i)];
+      const Thread& t = rt().threads[static_cast<std::size_t>(i)];
       if (t.status == ThreadStatus::kAtBarrier) at_barrier[t.wait_pc].push_back(i);
       if (t.status == ThreadStatus::kAtWarpCollective) at_collective.push_back(i);
     }
@@ -343,10 +373,10 @@ bool run_block(int thread_count) {
         Finding& f = add_finding(FindingKind::kBarrierDivergence, pc,
                                  at_barrier.size() > 1 ? std::next(at_barrier.begin())->first : 0, message);
         if (f.details.empty()) {
-          const Thread& first_waiting = g_rt.threads[static_cast<std::size_t>(at_barrier.begin()->second.front())];
+          const Thread& first_waiting = rt().threads[static_cast<std::size_t>(at_barrier.begin()->second.front())];
           std::string detail = "first seen in " + block_text() + ": " + thread_text(first_waiting) + " waits";
           for (int i = 0; i < thread_count; ++i) {
-            const Thread& t = g_rt.threads[static_cast<std::size_t>(i)];
+            const Thread& t = rt().threads[static_cast<std::size_t>(i)];
             if (t.status == ThreadStatus::kExited) {
               detail += ", " + thread_text(t) + " exited without reaching it";
               break;
@@ -360,37 +390,156 @@ bool run_block(int thread_count) {
       }
       int count = 0, arrived = 0;
       for (const auto& [place, ids] : at_barrier) {
-        for (int i : ids) count += g_rt.threads[static_cast<std::size_t>(i)].barrier_predicate;
+        for (int i : ids) count += rt().threads[static_cast<std::size_t>(i)].barrier_predicate;
         arrived += static_cast<int>(ids.size());
       }
-      for (int w = 0; w < warp_count; ++w) g_rt.trace_converge(w);
+      for (int w = 0; w < warp_count; ++w) rt().trace_converge(w);
       for (const auto& [place, ids] : at_barrier) {
         for (int i : ids) {
-          Thread& t = g_rt.threads[static_cast<std::size_t>(i)];
+          Thread& t = rt().threads[static_cast<std::size_t>(i)];
           t.status = ThreadStatus::kRunnable;
           t.barrier_result = count;
           t.barrier_arrived = arrived;
           t.barrier_predicate = 0;
         }
       }
-      ++g_rt.epoch;
+      ++rt().epoch;
       continue;
     }
     // Collectives that can never complete: a deadlock. Stop the launch.
-    const Thread& stuck = g_rt.threads[static_cast<std::size_t>(at_collective.front())];
+    const Thread& stuck = rt().threads[static_cast<std::size_t>(at_collective.front())];
     Finding& f =
         add_finding(FindingKind::kDeadlock, stuck.wait_pc, 0,
                     "deadlock: a warp collective (__syncwarp or __shfl/__ballot) waits for lanes that wait elsewhere");
     std::string detail = "in " + block_text() + ": " + thread_text(stuck) + " waits in a warp collective";
     if (!at_barrier.empty()) {
-      detail += "; " + thread_text(g_rt.threads[static_cast<std::size_t>(at_barrier.begin()->second.front())]) +
+      detail += "; " + thread_text(rt().threads[static_cast<std::size_t>(at_barrier.begin()->second.front())]) +
                 " waits at __syncthreads() (" + wait_place(at_barrier.begin()->first) + ")";
     }
     f.details.push_back(detail);
     return false;
   }
-  g_rt.trace_end_block();
+  rt().trace_end_block();
   return true;
+}
+
+}  // namespace
+
+namespace {
+
+// What the workers of one launch share.
+struct LaunchPlan {
+  const LaunchOptions* options = nullptr;
+  dim3 grid, block;
+  int thread_count = 0;
+  std::uint64_t total_blocks = 0;
+  std::uint64_t trace_stride = 1;  // trace block i when i % trace_stride == 0
+  double seconds = 0;              // the time limit, from the start of the launch
+  std::chrono::steady_clock::time_point start;
+  std::atomic<std::uint64_t> next{0};      // the next block to claim, in launch order (x fastest)
+  std::atomic<std::uint64_t> finished{0};  // blocks run to their end
+  std::atomic<bool> stop{false};           // a crash, deadlock or time limit: claim no more blocks
+};
+
+// Claims and runs blocks until none is left or the launch must stop. Returns
+// false when a block could not finish (a deadlock).
+bool run_blocks(LaunchPlan& plan, LaunchReport& part, Runtime& r) {
+  while (!plan.stop.load(std::memory_order_relaxed)) {
+    const std::uint64_t index = plan.next.fetch_add(1);
+    if (index >= plan.total_blocks) break;
+    blockIdx = {static_cast<unsigned>(index % plan.grid.x), static_cast<unsigned>(index / plan.grid.x % plan.grid.y),
+                static_cast<unsigned>(index / (std::uint64_t{plan.grid.x} * plan.grid.y))};
+    r.block_index = index;
+    r.tracing = plan.options->trace && index % plan.trace_stride == 0;
+    part.blocks_traced += r.tracing ? 1 : 0;
+    part.blocks_run += 1;
+    const bool finished = run_block(plan.thread_count);
+    part.threads_run += static_cast<std::uint64_t>(plan.thread_count);
+    if (!finished) {
+      plan.stop = true;
+      return false;
+    }
+    plan.finished.fetch_add(1);
+  }
+  return true;
+}
+
+// Runs blocks of the launch on the calling OS thread, with its Runtime, until
+// none is left or the launch must stop; what it finds goes to `part`.
+void run_worker(LaunchPlan& plan, LaunchReport& part) {
+  {
+    Runtime& r = rt();
+    blockDim = plan.block;
+    gridDim = plan.grid;
+    g_stacks.ensure(std::max(plan.thread_count, g_stacks.count), plan.options->stack_bytes);
+    r.threads.resize(std::max<std::size_t>(r.threads.size(), static_cast<std::size_t>(plan.thread_count)));
+    r.report = &part;
+    r.finding_index.clear();
+    r.finding_blocks.clear();
+    r.trace_begin_launch();
+    r.last_pc = 0;
+    r.current = nullptr;
+    r.last_hit_size = 0;  // allocations may have changed since this Runtime's last launch
+    // This OS thread's built-in variables (defined together above, in this order).
+    r.builtins_lo = reinterpret_cast<std::uintptr_t>(&threadIdx);
+    r.builtins_span = reinterpret_cast<std::uintptr_t>(&gridDim + 1) - r.builtins_lo;
+  }
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - plan.start).count();
+  arm_time_limit(std::max(plan.seconds - elapsed, 1e-6));
+  if (sigsetjmp(rt().recover, 1) == 0) {
+    rt().in_launch = 1;
+    part.completed = run_blocks(plan, part, rt());
+    rt().in_launch = 0;
+  } else {
+    part.completed = false;
+    plan.stop = true;
+    rt().current = nullptr;
+    report_crash(*plan.options, plan.finished.load(), plan.total_blocks);
+  }
+  disarm_time_limit();
+  rt().trace_end_block();  // after a block cut short (crash, deadlock): keep what it did; else a no-op
+  rt().report = nullptr;
+}
+
+// Runtimes of the extra workers, kept from launch to launch.
+std::vector<std::unique_ptr<Runtime>> g_extra_runtimes;
+
+// The workers' findings as one list, as one worker running every block in
+// order would have made it: a finding of several workers keeps the details of
+// the earliest block and adds up the counts; findings are in the order of the
+// block that first made them. One time limit is reported, not one per worker.
+std::vector<Finding> merge_findings(const std::vector<Runtime*>& runtimes, std::vector<LaunchReport>& parts) {
+  struct Entry {
+    std::uint64_t block;
+    std::size_t order;
+    Finding finding;
+  };
+  std::map<std::tuple<int, std::uintptr_t, std::uintptr_t>, Entry> merged;
+  for (std::size_t w = 0; w < parts.size(); ++w) {
+    for (std::size_t i = 0; i < parts[w].findings.size(); ++i) {
+      Finding& f = parts[w].findings[i];
+      const std::uint64_t block = runtimes[w]->finding_blocks[i];
+      const bool time_limit = f.kind == FindingKind::kTimeLimit;
+      const auto key = time_limit ? std::make_tuple(static_cast<int>(f.kind), std::uintptr_t{0}, std::uintptr_t{0})
+                                  : std::make_tuple(static_cast<int>(f.kind), f.pc, f.other_pc);
+      auto found = merged.find(key);
+      if (found == merged.end()) {
+        merged.emplace(key, Entry{block, i, std::move(f)});
+        continue;
+      }
+      Entry& e = found->second;
+      const std::uint64_t count = time_limit ? e.finding.count : e.finding.count + f.count;
+      if (block < e.block) e = Entry{block, i, std::move(f)};
+      e.finding.count = count;
+    }
+  }
+  std::vector<Entry*> order;
+  for (auto& [key, e] : merged) order.push_back(&e);
+  std::sort(order.begin(), order.end(),
+            [](const Entry* a, const Entry* b) { return std::tie(a->block, a->order) < std::tie(b->block, b->order); });
+  std::vector<Finding> out;
+  for (Entry* e : order) out.push_back(std::move(e->finding));
+  return out;
 }
 
 }  // namespace
@@ -401,12 +550,14 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
   LaunchReport report;
   const FunctionName name = function_name(kernel_address);
   report.kernel = name.demangled;
-  g_rt.kernel_mangled = name.mangled;
+  Runtime& main = rt();
+  main.kernel_mangled = name.mangled;
   report.grid = grid;
   report.block = block;
-  g_rt.report = &report;
-  g_rt.finding_index.clear();
-  g_rt.tracing = options.trace;
+  main.report = &report;
+  main.finding_index.clear();
+  main.finding_blocks.clear();
+  main.block_index = 0;
   const std::uint64_t threads_per_block = std::uint64_t{block.x} * block.y * block.z;
   if (threads_per_block == 0 || threads_per_block > kMaxBlockThreads || block.z > 64 || grid.x == 0 || grid.y == 0 ||
       grid.z == 0 || grid.y > 65535 || grid.z > 65535) {
@@ -414,57 +565,68 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
     out << "invalid launch configuration: grid (" << grid.x << "," << grid.y << "," << grid.z << "), block (" << block.x
         << "," << block.y << "," << block.z << "); a block holds 1 to 1024 threads and no dimension may be 0";
     add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
-    g_rt.report = nullptr;
+    main.report = nullptr;
     return report;
   }
-  const int thread_count = static_cast<int>(threads_per_block);
-  g_stacks.ensure(std::max(thread_count, g_stacks.count), options.stack_bytes);
-  g_rt.threads.resize(std::max<std::size_t>(g_rt.threads.size(), static_cast<std::size_t>(thread_count)));
   if (!setup_shared_layout(report, kernel_address, options.dynamic_shared_bytes)) {
-    g_rt.report = nullptr;
+    main.report = nullptr;
     return report;
   }
-  g_rt.trace_begin_launch();
-  g_rt.last_pc = 0;
   g_invoke = invoke;
   g_closure = closure;
-  blockDim = block;
-  gridDim = grid;
 
-  install_signal_handlers(options.time_limit_seconds);
-  bool completed = true;
-  if (sigsetjmp(g_recover, 1) == 0) {
-    g_in_launch = 1;
-    const std::uint64_t total_blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-    const std::uint64_t stride = options.trace_blocks == 0 || options.trace_blocks >= total_blocks
-                                     ? 1
-                                     : (total_blocks + options.trace_blocks - 1) / options.trace_blocks;
-    std::uint64_t index = 0;
-    for (unsigned z = 0; z < grid.z && completed; ++z) {
-      for (unsigned y = 0; y < grid.y && completed; ++y) {
-        for (unsigned x = 0; x < grid.x && completed; ++x, ++index) {
-          blockIdx = {x, y, z};
-          g_rt.tracing = options.trace && index % stride == 0;
-          report.blocks_traced += g_rt.tracing ? 1 : 0;
-          report.blocks_run += 1;
-          completed = run_block(thread_count);
-          report.threads_run += static_cast<std::uint64_t>(thread_count);
-        }
-      }
+  LaunchPlan plan;
+  plan.options = &options;
+  plan.grid = grid;
+  plan.block = block;
+  plan.thread_count = static_cast<int>(threads_per_block);
+  plan.total_blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  plan.trace_stride = options.trace_blocks == 0 || options.trace_blocks >= plan.total_blocks
+                          ? 1
+                          : (plan.total_blocks + options.trace_blocks - 1) / options.trace_blocks;
+  plan.seconds = options.time_limit_seconds;
+  plan.start = start;
+  unsigned workers = options.workers == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options.workers;
+  workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, plan.total_blocks));
+  while (g_extra_runtimes.size() + 1 < workers) g_extra_runtimes.push_back(std::make_unique<Runtime>());
+  std::vector<Runtime*> runtimes = {&main};
+  for (unsigned w = 1; w < workers; ++w) runtimes.push_back(g_extra_runtimes[w - 1].get());
+  std::vector<LaunchReport> parts(workers);
+  for (LaunchReport& part : parts) part.shared_variables = report.shared_variables;
+
+  install_signal_handlers();
+  {
+    const auto main_tls = reinterpret_cast<std::uintptr_t>(&banklab_shared_guard_low);
+    std::vector<std::thread> threads;
+    for (unsigned w = 1; w < workers; ++w) {
+      threads.emplace_back([&, w] {
+        g_worker = runtimes[w];
+        // This OS thread's shared memory lies at the same offsets of its own
+        // thread-local block.
+        adopt_shared_layout(*runtimes[w], main,
+                            reinterpret_cast<std::uintptr_t>(&banklab_shared_guard_low) - main_tls);
+        run_worker(plan, parts[w]);
+      });
     }
-    g_in_launch = 0;
-  } else {
-    completed = false;
-    g_rt.current = nullptr;
-    report_crash(options);
+    run_worker(plan, parts[0]);
+    for (std::thread& t : threads) t.join();
   }
   remove_signal_handlers();
-  report.completed = completed;
-  g_rt.trace_finish(report);
-  g_rt.report = nullptr;
+
+  report.completed = true;
+  for (std::size_t w = 0; w < parts.size(); ++w) {
+    report.completed = report.completed && parts[w].completed;
+    report.blocks_run += parts[w].blocks_run;
+    report.blocks_traced += parts[w].blocks_traced;
+    report.threads_run += parts[w].threads_run;
+    if (w > 0) main.merge_trace(*runtimes[w]);
+  }
+  report.findings = merge_findings(runtimes, parts);
+  main.report = &report;
+  main.trace_finish(report);
+  main.report = nullptr;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return report;
 }
 
 }  // namespace banklab::emu::detail
-

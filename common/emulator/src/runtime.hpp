@@ -4,10 +4,12 @@
 
 #include <csetjmp>
 #include <csignal>
+#include <ctime>
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <tuple>
 #include <unordered_map>
@@ -85,27 +87,54 @@ enum class AtomicKind : std::uint8_t { kNone, kNative, kCas, kCasLoop };
 struct Instance {
   std::array<std::int32_t, kWarpSize> offsets;  // -1: lane inactive
   std::uint8_t width = 0;
+  std::uint8_t lanes = 0;  // active lanes so far
   bool write = false;
   AtomicKind atomic = AtomicKind::kNone;
 };
+struct PcStats;
 struct PcTrace {
   std::uintptr_t pc = 0;
-  std::array<std::uint32_t, kWarpSize> next{};  // per lane: executions so far
-  std::vector<Instance> instances;
+  PcStats* stats = nullptr;                      // where its warp instructions are priced into
+  std::array<std::uint32_t, kWarpSize> next{};  // per lane: executions since the warp last converged
+  std::vector<Instance> instances;              // warp instructions since then
 };
 struct WarpTrace {
   std::vector<PcTrace> pcs;
-  PcTrace* last = nullptr;  // the most recent pc: accesses come in runs
+  // pcs by a hash of the pc: index + 1 of the pc that last used the slot (0: none)
+  std::array<std::uint32_t, 64> slots{};
   PcTrace& find(std::uintptr_t pc);
 };
 // What the launch learned about one pc.
 struct PcStats {
   std::uint64_t loads = 0, stores = 0, warp_instructions = 0, wavefronts = 0, ideal = 0;
   int worst = 0;
+  std::uint64_t worst_block = 0;  // the first block (in launch order) with the worst instance
   WarpAccess worst_access;
   std::string worst_context;
 };
 
+// A cached bank-model answer (trace.cpp).
+struct PriceMemo {
+  std::array<std::int32_t, kWarpSize> offsets{};
+  std::uint8_t width = 0;  // 0: empty
+  bool write = false;
+  WavefrontCount count;
+};
+
+// What the signal handler saw (crash.cpp).
+struct CrashInfo {
+  int signal = 0;
+  std::uintptr_t fault_address = 0;
+  std::uintptr_t pc = 0;
+  Thread* thread = nullptr;
+  // SIGABRT (abort(), a failed assert) stops inside the C library: the
+  // return addresses lead back to the kernel's line.
+  void* frames[32] = {};
+  int frame_count = 0;
+};
+
+// Everything one OS thread needs to run blocks. The launching thread uses
+// g_main_runtime; each extra worker of a parallel launch has its own.
 struct Runtime {
   Thread* current = nullptr;  // the fiber running now, null outside kernels
   bool tracing = true;
@@ -114,25 +143,38 @@ struct Runtime {
   std::uintptr_t last_pc = 0;  // of the latest access in kernel code
   std::uintptr_t last_misaligned_pc = 0;  // of the latest misaligned shared access
   AtomicKind atomic_kind = AtomicKind::kNative;  // of the atomic being recorded (set by the atomic itself)
+  std::uint64_t block_index = 0;  // of the running block, in launch order (x fastest)
   std::vector<Thread> threads;
   std::vector<WarpState> warps;
 
   // shared memory of the launched kernel
   std::vector<SharedVar> vars;
   std::uintptr_t section_lo = 0, section_span = 0;  // the program's thread-local block
+  std::uintptr_t builtins_lo = 0, builtins_span = 0;  // threadIdx to gridDim in it (read often, not shared)
   std::vector<SharedVar> not_shared;                 // compiler-made variables in it
   std::size_t shared_bytes = 0;
   std::vector<ShadowCell> shadow_words;  // one per 4 bytes
   std::vector<ShadowCell> shadow_bytes;  // one per byte, used for split words
   std::uint32_t epoch = 0, block_start_epoch = 0;
 
-  // global memory arena
-  std::uintptr_t arena_lo = 0, arena_span = 0;
-
   // findings, deduplicated by (kind, pc, other pc)
   std::map<std::tuple<int, std::uintptr_t, std::uintptr_t>, std::size_t> finding_index;
+  std::vector<std::uint64_t> finding_blocks;  // per finding of report: the block that first made it
+
+  // crashes and the time limit, per OS thread (crash.cpp)
+  sigjmp_buf recover;
+  volatile sig_atomic_t in_launch = 0;
+  CrashInfo crash;
+  std::unique_ptr<char[]> signal_stack;
+  timer_t timer{};
+  bool timer_armed = false;
+
+  // check_global's cache: the allocation the last access hit (size 0: none)
+  std::uintptr_t last_hit_begin = 0;
+  std::size_t last_hit_size = 0;
 
   // tracing
+  std::vector<PriceMemo> price_memo;
   std::vector<WarpTrace> warp_traces;
   std::unordered_map<std::uintptr_t, PcStats> pc_stats;
   std::uint64_t shared_accesses = 0;
@@ -140,17 +182,33 @@ struct Runtime {
   void trace_begin_launch();
   void trace_begin_block(int warp_count);
   void trace_end_block();
-  // The warp's lanes meet (a barrier, a warp collective): executions after
-  // this point form new warp instructions, never joined with earlier ones.
+  // The warp's lanes meet (a barrier, a warp collective): the warp
+  // instructions assembled so far are complete and are priced; executions
+  // after this point form new ones, never joined with earlier ones.
   void trace_converge(int warp);
   // Warp instructions held for the current block; past the cap (an endless
   // loop, until the time limit stops it) further accesses are not traced.
   std::size_t pending_instances = 0;
   std::uint64_t untraced_accesses = 0;
   void trace_finish(LaunchReport& report);
+  // Adds another worker's traced costs of this launch to this one's.
+  void merge_trace(const Runtime& other);
 };
 
-extern Runtime g_rt;
+// Each OS thread that runs blocks has its own Runtime: the launching thread
+// runs blocks with g_main_runtime, the extra workers of a parallel launch with
+// theirs. Shared memory (thread-local variables) is per OS thread already.
+// g_worker is null (zero-initialised, like every thread-local of the runtime:
+// see runtime.cpp) on threads that never ran a worker.
+extern Runtime g_main_runtime;
+extern __constinit thread_local Runtime* g_worker;
+inline Runtime& rt() {
+  Runtime* r = g_worker;
+  return r != nullptr ? *r : g_main_runtime;
+}
+
+// The global memory arena (global_memory.cpp), one for the process.
+extern std::uintptr_t g_arena_lo, g_arena_span;
 
 void yield_to_scheduler();
 std::string thread_text(const Thread& t);
@@ -168,6 +226,9 @@ bool in_fiber_stacks(std::uintptr_t address);
 
 // Shared memory of the launched kernel (layout.cpp).
 bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes);
+// The same layout for another OS thread, whose thread-local block lies
+// `delta` bytes from the launching thread's.
+void adopt_shared_layout(Runtime& worker, const Runtime& from, std::uintptr_t delta);
 void poison_shared();
 
 // Global memory (global_memory.cpp): "4 bytes past the end of allocation #2".
@@ -175,27 +236,30 @@ std::string describe_global(std::uintptr_t address);
 
 // Crashes and the time limit (crash.cpp): the launch sets a recovery point
 // and g_in_launch; a signal in kernel code jumps back there.
-extern sigjmp_buf g_recover;
-extern volatile sig_atomic_t g_in_launch;
-void install_signal_handlers(double seconds);
+// The recovery point, timer and signal stack are per OS thread (in Runtime):
+// each worker of a parallel launch is stopped where it runs.
+void install_signal_handlers();
 void remove_signal_handlers();
-void report_crash(const LaunchOptions& options);
+void arm_time_limit(double seconds);  // for the calling OS thread
+void disarm_time_limit();
+void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 
 // Every instrumented load and store of kernel code lands here.
 inline void on_access(const void* pointer, unsigned size, bool write, std::uintptr_t pc, bool atomic = false) {
-  if (g_rt.current == nullptr) return;
-  g_rt.last_pc = pc;
+  Runtime& r = rt();
+  if (r.current == nullptr) return;
+  r.last_pc = pc;
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
-  for (const SharedVar& v : g_rt.vars) {
+  for (const SharedVar& v : r.vars) {
     if (address - v.address < v.size) {
       shared_access(v.offset + (address - v.address), size, write, pc, atomic);
       return;
     }
   }
-  if (address - g_rt.section_lo < g_rt.section_span) {
-    foreign_shared_access(address, size, write, pc);
-  } else if (address - g_rt.arena_lo < g_rt.arena_span) {
+  if (address - r.section_lo < r.section_span) {
+    if (address - r.builtins_lo >= r.builtins_span) foreign_shared_access(address, size, write, pc);
+  } else if (address - g_arena_lo < g_arena_span) {
     check_global(address, size, write, pc);
   }
 }

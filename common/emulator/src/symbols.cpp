@@ -70,6 +70,13 @@ std::uintptr_t load_bias() { return program().bias; }
 // The runtime's own guards around the shared variables, not variables.
 bool is_guard(const std::string& name) { return name.rfind("banklab_shared_guard", 0) == 0; }
 
+// CUDA's built-in variables are thread-local too (one set per OS thread that
+// runs blocks), and kernel code reads them: neither shared memory nor a stray
+// access into it.
+bool is_builtin(const std::string& name) {
+  return name == "threadIdx" || name == "blockIdx" || name == "blockDim" || name == "gridDim";
+}
+
 // Calls from kernel code into the emulator (access hooks, barriers, atomics)
 // or the C++ library lead to host code, never to __shared__ variables: the
 // search for a kernel's variables does not follow them.
@@ -229,11 +236,17 @@ SharedSymbols shared_symbols(const void* kernel) {
   std::vector<std::size_t> chosen;
   std::vector<bool> taken(img.tls.size(), false);
   std::uintptr_t dynamic_address = 0;
+  // The runtime's own thread-local state lies after the high guard (see
+  // runtime.cpp); device functions the search follows (atomicAdd) use it.
+  std::uintptr_t runtime_state = ~std::uintptr_t{0};
   for (const Symbol& t : img.tls) {
     if (t.mangled == "banklab_dynamic_shared") dynamic_address = t.address;
+    if (t.mangled == "banklab_shared_guard_high") runtime_state = t.address;
   }
   auto take = [&](std::size_t v) {
-    if (taken[v] || is_guard(img.tls[v].mangled) || img.tls[v].mangled.rfind("_ZGV", 0) == 0) return;
+    if (taken[v] || is_guard(img.tls[v].mangled) || is_builtin(img.tls[v].mangled) ||
+        img.tls[v].mangled.rfind("_ZGV", 0) == 0 || img.tls[v].address >= runtime_state)
+      return;
     // every extern __shared__ array is the dynamic block itself
     if (dynamic_address != 0 && img.tls[v].address == dynamic_address) return;
     taken[v] = true;
@@ -272,7 +285,7 @@ SharedSymbols shared_symbols(const void* kernel) {
     if (t.mangled == "banklab_dynamic_shared") out.dynamic = {"(dynamic shared memory)", t.address, t.size};
     // A __shared__ variable of a class type with a constructor gets a guard
     // the compiler tests each time a thread passes its declaration.
-    if (t.mangled.rfind("_ZGV", 0) == 0) out.not_shared.push_back({t.mangled, t.address, t.size});
+    if (t.mangled.rfind("_ZGV", 0) == 0 || is_builtin(t.mangled)) out.not_shared.push_back({t.mangled, t.address, t.size});
   }
   out.followed_calls = entry != 0;
   return out;

@@ -25,7 +25,7 @@ std::string short_name(const std::string& name) {
 }
 
 std::string describe_shared(std::size_t offset) {
-  for (const SharedVariable& v : g_rt.report->shared_variables) {
+  for (const SharedVariable& v : rt().report->shared_variables) {
     if (offset >= v.offset && offset < v.offset + v.size) {
       return "byte " + std::to_string(offset - v.offset) + " of '" + short_name(v.name) + "' (shared offset " +
              std::to_string(offset) + ")";
@@ -35,7 +35,7 @@ std::string describe_shared(std::size_t offset) {
 }
 
 bool same_warp_synced(std::uint16_t other, const Thread& self, std::uint32_t other_sync) {
-  return other / kWarpSize == self.linear / kWarpSize && g_rt.warps[self.warp].sync_count > other_sync;
+  return other / kWarpSize == self.linear / kWarpSize && rt().warps[self.warp].sync_count > other_sync;
 }
 
 void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool write, std::size_t offset,
@@ -46,7 +46,7 @@ void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool
                            std::string("bytes ") + first + " by one thread are " + second +
                                " by another with no __syncthreads() between");
   if (f.details.empty()) {
-    const Thread& o = g_rt.threads[other];
+    const Thread& o = rt().threads[other];
     f.details.push_back("first in " + block_text() + ": " + thread_text(o) + (other_wrote ? " wrote " : " read ") +
                         describe_shared(offset) + ", then " + thread_text(self) + (write ? " wrote" : " read") + " it");
     f.details.push_back("put a __syncthreads() between the write and the read (every thread must reach it)");
@@ -58,7 +58,7 @@ void report_race(const Thread& self, std::uint16_t other, bool other_wrote, bool
 // read through a float* that is not 16-byte aligned, e.g. in a row padded by
 // one float). The emulator reports it and leaves the access out of the costs.
 void report_misaligned(const Thread& self, std::size_t offset, unsigned size, bool write, std::uintptr_t pc) {
-  g_rt.last_misaligned_pc = pc;
+  rt().last_misaligned_pc = pc;
   Finding& f = add_finding(FindingKind::kMisalignedShared, pc, 0,
                            std::string("shared ") + (write ? "write" : "read") + " of " + std::to_string(size) +
                                " bytes at an offset that is not a multiple of " + std::to_string(size) +
@@ -83,8 +83,8 @@ template <class F>
 void for_each_cell(std::size_t offset, std::size_t end, F f) {
   std::size_t b = offset;
   while (b < end) {
-    ShadowCell& word = g_rt.shadow_words[b / 4];
-    const bool split = word.split_epoch >= g_rt.block_start_epoch && word.split_epoch != 0;
+    ShadowCell& word = rt().shadow_words[b / 4];
+    const bool split = word.split_epoch >= rt().block_start_epoch && word.split_epoch != 0;
     if (!split && (b & 3u) == 0 && b + 4 <= end) {
       if (f(word, b)) return;
       b += 4;
@@ -92,86 +92,125 @@ void for_each_cell(std::size_t offset, std::size_t end, F f) {
     }
     if (!split) {
       const std::size_t first = b & ~std::size_t{3};
-      for (std::size_t i = first; i < first + 4; ++i) g_rt.shadow_bytes[i] = word;
-      word.split_epoch = g_rt.block_start_epoch;
+      for (std::size_t i = first; i < first + 4; ++i) rt().shadow_bytes[i] = word;
+      word.split_epoch = rt().block_start_epoch;
     }
-    if (f(g_rt.shadow_bytes[b], b)) return;
+    if (f(rt().shadow_bytes[b], b)) return;
     ++b;
   }
 }
 
 }  // namespace
 
+namespace {
+
+// Reports what is wrong with an access to cell `s` (at byte b), if anything:
+// a read of bytes no thread of the block wrote, or a race with the last writer
+// or reader. Returns true when it reported.
+[[gnu::noinline]] bool report_cell(const ShadowCell& s, std::size_t b, const Thread& self, bool write, bool atomic,
+                                   std::uintptr_t pc) {
+  const Runtime& r = rt();
+  const auto tid = static_cast<std::uint16_t>(self.linear);
+  if (!write && s.write_epoch < r.block_start_epoch) {
+    Finding& f = add_finding(FindingKind::kUninitializedSharedRead, pc, 0,
+                             "read of shared memory that no thread of this block has written");
+    if (f.details.empty()) {
+      f.details.push_back("first by " + thread_text(self) + " of " + block_text() + ": " + describe_shared(b));
+      f.details.push_back("do the write and the read cover the same elements, and is the write before the barrier?");
+    }
+    return true;
+  }
+  if (s.write_epoch == r.epoch && s.writer != tid && !(atomic && s.atomic_write) &&
+      !same_warp_synced(s.writer, self, s.writer_sync)) {
+    report_race(self, s.writer, true, write, b, pc, s.write_pc);
+    return true;
+  }
+  if (write && !atomic && s.read_epoch == r.epoch && (s.reader != tid || s.many_readers) &&
+      !same_warp_synced(s.reader, self, 0)) {
+    report_race(self, s.reader != tid ? s.reader : static_cast<std::uint16_t>(tid ^ 1), false, true, b, pc,
+                s.read_pc);
+    return true;
+  }
+  return false;
+}
+
+// The common case decided inline: nothing to report when the bytes were
+// written in this block (for a read) and the last writer and reader in this
+// barrier interval are this thread (or there was none).
+inline bool cell_is_clean(const ShadowCell& s, const Runtime& r, std::uint16_t tid, bool write) {
+  if (!write && s.write_epoch < r.block_start_epoch) return false;
+  if (s.write_epoch == r.epoch && s.writer != tid) return false;
+  if (write && s.read_epoch == r.epoch && (s.reader != tid || s.many_readers)) return false;
+  return true;
+}
+
+inline void update_cell(ShadowCell& s, const Runtime& r, std::uint16_t tid, bool write, bool atomic,
+                        std::uint32_t sync_count, std::uintptr_t pc) {
+  if (write) {
+    s.write_epoch = r.epoch;
+    s.writer = tid;
+    s.writer_sync = sync_count;
+    s.atomic_write = atomic;
+    s.write_pc = pc;
+  } else {
+    s.many_readers = s.read_epoch == r.epoch && s.reader != tid;
+    s.reader = tid;
+    s.read_epoch = r.epoch;
+    s.read_pc = pc;
+  }
+}
+
+}  // namespace
+
 void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic) {
-  const Thread& self = *g_rt.current;
+  Runtime& r = rt();
+  const Thread& self = *r.current;
   if ((size == 2 || size == 4 || size == 8 || size == 16) && (offset & (size - 1)) != 0) {
     report_misaligned(self, offset, size, write, pc);
     return;
   }
   const auto tid = static_cast<std::uint16_t>(self.linear);
-  const std::uint32_t epoch = g_rt.epoch;
-  const std::size_t end = std::min<std::size_t>(offset + size, g_rt.shared_bytes);
-  for_each_cell(offset, end, [&](const ShadowCell& s, std::size_t b) {
-    if (!write && s.write_epoch < g_rt.block_start_epoch) {
-      Finding& f = add_finding(FindingKind::kUninitializedSharedRead, pc, 0,
-                               "read of shared memory that no thread of this block has written");
-      if (f.details.empty()) {
-        f.details.push_back("first by " + thread_text(self) + " of " + block_text() + ": " + describe_shared(b));
-        f.details.push_back("do the write and the read cover the same elements, and is the write before the barrier?");
-      }
-      return true;
-    }
-    if (s.write_epoch == epoch && s.writer != tid && !(atomic && s.atomic_write) &&
-        !same_warp_synced(s.writer, self, s.writer_sync)) {
-      report_race(self, s.writer, true, write, b, pc, s.write_pc);
-      return true;
-    }
-    if (write && !atomic && s.read_epoch == epoch && (s.reader != tid || s.many_readers) &&
-        !same_warp_synced(s.reader, self, 0)) {
-      report_race(self, s.reader != tid ? s.reader : static_cast<std::uint16_t>(tid ^ 1), false, true, b, pc,
-                  s.read_pc);
-      return true;
-    }
-    return false;
-  });
-  const std::uint32_t sync_count = g_rt.warps[self.warp].sync_count;
-  for_each_cell(offset, end, [&](ShadowCell& s, std::size_t) {
-    if (write) {
-      s.write_epoch = epoch;
-      s.writer = tid;
-      s.writer_sync = sync_count;
-      s.atomic_write = atomic;
-      s.write_pc = pc;
-    } else {
-      s.many_readers = s.read_epoch == epoch && s.reader != tid;
-      s.reader = tid;
-      s.read_epoch = epoch;
-      s.read_pc = pc;
-    }
-    return false;
-  });
-  ++g_rt.shared_accesses;
-  if (!g_rt.tracing) return;
-  PcTrace& trace = g_rt.warp_traces[static_cast<std::size_t>(self.warp)].find(pc);
+  const std::uint32_t sync_count = write ? r.warps[self.warp].sync_count : 0;
+  const std::size_t end = std::min<std::size_t>(offset + size, r.shared_bytes);
+  ShadowCell* word = size == 4 && end == offset + 4 ? &r.shadow_words[offset / 4] : nullptr;
+  if (word != nullptr && !(word->split_epoch >= r.block_start_epoch && word->split_epoch != 0)) {
+    // One whole word, tracked as one cell (the common case).
+    if (!cell_is_clean(*word, r, tid, write)) report_cell(*word, offset, self, write, atomic, pc);
+    update_cell(*word, r, tid, write, atomic, sync_count, pc);
+  } else {
+    // Check every cell first (one finding per access), then record the access in each.
+    for_each_cell(offset, end, [&](const ShadowCell& s, std::size_t b) {
+      return !cell_is_clean(s, r, tid, write) && report_cell(s, b, self, write, atomic, pc);
+    });
+    for_each_cell(offset, end, [&](ShadowCell& s, std::size_t) {
+      update_cell(s, r, tid, write, atomic, sync_count, pc);
+      return false;
+    });
+  }
+  ++r.shared_accesses;
+  if (!r.tracing) return;
+  PcTrace& trace = r.warp_traces[static_cast<std::size_t>(self.warp)].find(pc);
   const std::uint32_t k = trace.next[self.lane]++;
   if (k >= trace.instances.size()) {
-    if (g_rt.pending_instances >= kMaxPendingInstances) {
-      ++g_rt.untraced_accesses;
+    if (rt().pending_instances >= kMaxPendingInstances) {
+      ++rt().untraced_accesses;
       return;
     }
     Instance fresh;
     fresh.offsets.fill(-1);
     fresh.width = static_cast<std::uint8_t>(size);
     fresh.write = write;
-    fresh.atomic = atomic ? g_rt.atomic_kind : AtomicKind::kNone;
+    fresh.atomic = atomic ? rt().atomic_kind : AtomicKind::kNone;
     trace.instances.push_back(fresh);
-    ++g_rt.pending_instances;
+    ++rt().pending_instances;
   }
-  trace.instances[k].offsets[self.lane] = static_cast<std::int32_t>(offset);
+  Instance& instance = trace.instances[k];
+  instance.offsets[self.lane] = static_cast<std::int32_t>(offset);
+  ++instance.lanes;
 }
 
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc) {
-  for (const SharedVar& v : g_rt.not_shared) {
+  for (const SharedVar& v : rt().not_shared) {
     if (address - v.address < v.size) return;  // an initialisation guard, not shared memory
   }
   Finding& f = add_finding(FindingKind::kSharedOutOfBounds, pc, 0,
@@ -179,15 +218,15 @@ void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, st
                                " bytes outside this kernel's __shared__ variables (an index out of range?)");
   if (f.details.empty()) {
     std::ostringstream out;
-    out << "first by " << thread_text(*g_rt.current) << " of " << block_text();
+    out << "first by " << thread_text(*rt().current) << " of " << block_text();
     const SharedVar* nearest = nullptr;
-    for (const SharedVar& v : g_rt.vars) {
+    for (const SharedVar& v : rt().vars) {
       if (address >= v.address + v.size && (nearest == nullptr || v.address > nearest->address)) nearest = &v;
     }
     if (nearest != nullptr) {
       const std::uintptr_t past = address - (nearest->address + nearest->size);
       std::string name = "a shared variable";
-      for (const SharedVariable& v : g_rt.report->shared_variables) {
+      for (const SharedVariable& v : rt().report->shared_variables) {
         if (v.offset == nearest->offset) name = "'" + short_name(v.name) + "'";
       }
       out << ": " << (past == 0 ? std::string("the first byte after the end of ")
@@ -199,16 +238,23 @@ void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, st
 }
 
 PcTrace& WarpTrace::find(std::uintptr_t pc) {
-  if (last != nullptr && last->pc == pc) return *last;
-  for (PcTrace& t : pcs) {
-    if (t.pc == pc) return *(last = &t);
+  std::uint32_t& slot = slots[(pc ^ (pc >> 6)) & (slots.size() - 1)];
+  if (slot != 0 && pcs[slot - 1].pc == pc) return pcs[slot - 1];
+  for (std::size_t i = 0; i < pcs.size(); ++i) {
+    if (pcs[i].pc == pc) {
+      slot = static_cast<std::uint32_t>(i + 1);
+      return pcs[i];
+    }
   }
   pcs.push_back(PcTrace{});
   pcs.back().pc = pc;
-  return *(last = &pcs.back());
+  pcs.back().stats = &rt().pc_stats[pc];  // elements of an unordered_map never move
+  slot = static_cast<std::uint32_t>(pcs.size());
+  return pcs.back();
 }
 
 void Runtime::trace_begin_launch() {
+  warp_traces.clear();  // their pcs point into pc_stats
   pc_stats.clear();
   last_misaligned_pc = 0;
   shared_accesses = 0;
@@ -216,20 +262,12 @@ void Runtime::trace_begin_launch() {
   untraced_accesses = 0;
 }
 
-void Runtime::trace_converge(int warp) {
-  if (static_cast<std::size_t>(warp) >= warp_traces.size()) return;
-  for (PcTrace& t : warp_traces[static_cast<std::size_t>(warp)].pcs) {
-    t.next.fill(static_cast<std::uint32_t>(t.instances.size()));
-  }
-}
-
 void Runtime::trace_begin_block(int warp_count) {
+  // Each warp's pcs stay from block to block (their memory is reused); the
+  // launch starts with none.
   if (warp_traces.size() < static_cast<std::size_t>(warp_count))
     warp_traces.resize(static_cast<std::size_t>(warp_count));
-  for (WarpTrace& w : warp_traces) {
-    w.pcs.clear();
-    w.last = nullptr;
-  }
+  pending_instances = 0;
 }
 
 namespace {
@@ -238,15 +276,19 @@ namespace {
 // multiple of 128 bytes (banks and lane groups repeat every 32 words), and
 // the warps of a launch repeat a few patterns: each warp instruction is
 // looked up in a small direct-mapped cache of answers first.
-struct PriceMemo {
-  std::array<std::int32_t, kWarpSize> offsets{};
-  std::uint8_t width = 0;  // 0: empty
-  bool write = false;
-  WavefrontCount count;
-};
+WarpAccess to_access(const Instance& instance) {
+  WarpAccess access;
+  access.width_bytes = instance.width;
+  access.op = instance.write ? MemOp::kStore : MemOp::kLoad;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    access.offsets[lane] = instance.offsets[lane] < 0 ? kInactive : instance.offsets[lane];
+  }
+  return access;
+}
 
-WavefrontCount memo_count_wavefronts(const Instance& instance, const WarpAccess& access) {
-  static thread_local std::vector<PriceMemo> memo(4096);
+WavefrontCount memo_count_wavefronts(const Instance& instance) {
+  std::vector<PriceMemo>& memo = rt().price_memo;
+  if (memo.empty()) memo.resize(4096);
   std::int32_t low = -1;
   for (const std::int32_t o : instance.offsets) {
     if (o >= 0 && (low < 0 || o < low)) low = o;
@@ -264,20 +306,14 @@ WavefrontCount memo_count_wavefronts(const Instance& instance, const WarpAccess&
   slot.offsets = key;
   slot.width = instance.width;
   slot.write = instance.write;
-  slot.count = count_wavefronts(access);
+  slot.count = count_wavefronts(to_access(instance));
   return slot.count;
 }
 
 void price_instances(PcStats& stats, const Instance* first, const Instance* last, std::size_t warp) {
   for (const Instance* it = first; it != last; ++it) {
     const Instance& instance = *it;
-    WarpAccess access;
-    access.width_bytes = instance.width;
-    access.op = instance.write ? MemOp::kStore : MemOp::kLoad;
-    for (int lane = 0; lane < kWarpSize; ++lane) {
-      access.offsets[lane] = instance.offsets[lane] < 0 ? kInactive : instance.offsets[lane];
-    }
-    WavefrontCount count = memo_count_wavefronts(instance, access);
+    WavefrontCount count = memo_count_wavefronts(instance);
     std::uint64_t instructions = 1;
     if (instance.atomic == AtomicKind::kCas || instance.atomic == AtomicKind::kCasLoop) {
       // Lanes per bank, every lane counted (a word shared by lanes is no help).
@@ -292,15 +328,14 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
       count.wavefronts = 2 * busiest;
       if (instance.atomic == AtomicKind::kCasLoop) instructions = static_cast<std::uint64_t>(busiest);
     }
-    const auto lanes = static_cast<std::uint64_t>(
-        std::count_if(instance.offsets.begin(), instance.offsets.end(), [](std::int32_t o) { return o >= 0; }));
-    (instance.write ? stats.stores : stats.loads) += lanes;
+    (instance.write ? stats.stores : stats.loads) += instance.lanes;
     stats.warp_instructions += instructions;
     stats.wavefronts += static_cast<std::uint64_t>(count.wavefronts);
     stats.ideal += static_cast<std::uint64_t>(count.ideal_wavefronts);
     if (count.wavefronts > stats.worst) {
       stats.worst = count.wavefronts;
-      stats.worst_access = access;
+      stats.worst_block = rt().block_index;
+      stats.worst_access = to_access(instance);
       stats.worst_context = block_text() + " warp " + std::to_string(warp);
     }
   }
@@ -308,15 +343,42 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
 
 }  // namespace
 
-void Runtime::trace_end_block() {
-  for (std::size_t w = 0; w < warp_traces.size(); ++w) {
-    for (const PcTrace& trace : warp_traces[w].pcs) {
-      price_instances(pc_stats[trace.pc], trace.instances.data(), trace.instances.data() + trace.instances.size(), w);
+void Runtime::trace_converge(int warp) {
+  if (static_cast<std::size_t>(warp) >= warp_traces.size()) return;
+  for (PcTrace& t : warp_traces[static_cast<std::size_t>(warp)].pcs) {
+    if (!t.instances.empty()) {
+      price_instances(*t.stats, t.instances.data(), t.instances.data() + t.instances.size(),
+                      static_cast<std::size_t>(warp));
+      pending_instances -= std::min(pending_instances, t.instances.size());
+      t.instances.clear();
     }
-    warp_traces[w].pcs.clear();
-    warp_traces[w].last = nullptr;
+    t.next.fill(0);
   }
+}
+
+void Runtime::trace_end_block() {
+  for (std::size_t w = 0; w < warp_traces.size(); ++w) trace_converge(static_cast<int>(w));
   pending_instances = 0;
+}
+
+void Runtime::merge_trace(const Runtime& other) {
+  shared_accesses += other.shared_accesses;
+  untraced_accesses += other.untraced_accesses;
+  for (const auto& [pc, theirs] : other.pc_stats) {
+    PcStats& mine = pc_stats[pc];
+    mine.loads += theirs.loads;
+    mine.stores += theirs.stores;
+    mine.warp_instructions += theirs.warp_instructions;
+    mine.wavefronts += theirs.wavefronts;
+    mine.ideal += theirs.ideal;
+    // The worst instance one worker running all blocks in order would keep.
+    if (theirs.worst > mine.worst || (theirs.worst == mine.worst && theirs.worst > 0 && theirs.worst_block < mine.worst_block)) {
+      mine.worst = theirs.worst;
+      mine.worst_block = theirs.worst_block;
+      mine.worst_access = theirs.worst_access;
+      mine.worst_context = theirs.worst_context;
+    }
+  }
 }
 
 void Runtime::trace_finish(LaunchReport& out) {
@@ -425,41 +487,29 @@ void __tsan_write_range(void* a, unsigned long size) { range_access(a, size, tru
 }
 
 // Atomics the compiler instruments (guard variables of function-local statics,
-// std::atomic in helper code): fibers never interleave inside one, so plain
-// memory operations are atomic here.
-#define BANKLAB_ATOMIC_HOOKS(Bits, Type)                                                                    \
-  Type __tsan_atomic##Bits##_load(const volatile Type* a, int) { return *a; }                               \
-  void __tsan_atomic##Bits##_store(volatile Type* a, Type v, int) { *a = v; }                               \
-  Type __tsan_atomic##Bits##_exchange(volatile Type* a, Type v, int) {                                      \
-    const Type old = *a;                                                                                    \
-    *a = v;                                                                                                 \
-    return old;                                                                                             \
-  }                                                                                                         \
-  Type __tsan_atomic##Bits##_fetch_add(volatile Type* a, Type v, int) {                                     \
-    const Type old = *a;                                                                                    \
-    *a = static_cast<Type>(old + v);                                                                        \
-    return old;                                                                                             \
-  }                                                                                                         \
-  Type __tsan_atomic##Bits##_fetch_sub(volatile Type* a, Type v, int) {                                     \
-    const Type old = *a;                                                                                    \
-    *a = static_cast<Type>(old - v);                                                                        \
-    return old;                                                                                             \
-  }                                                                                                         \
-  int __tsan_atomic##Bits##_compare_exchange_strong(volatile Type* a, Type* expected, Type v, int, int) {   \
-    if (*a == *expected) {                                                                                  \
-      *a = v;                                                                                               \
-      return 1;                                                                                             \
-    }                                                                                                       \
-    *expected = *a;                                                                                         \
-    return 0;                                                                                               \
-  }                                                                                                         \
-  int __tsan_atomic##Bits##_compare_exchange_weak(volatile Type* a, Type* expected, Type v, int s, int f) { \
-    return __tsan_atomic##Bits##_compare_exchange_strong(a, expected, v, s, f);                             \
-  }                                                                                                         \
-  Type __tsan_atomic##Bits##_compare_exchange_val(volatile Type* a, Type expected, Type v, int, int) {      \
-    const Type old = *a;                                                                                    \
-    if (old == expected) *a = v;                                                                            \
-    return old;                                                                                             \
+// std::atomic in helper code): real atomic operations, since the workers of a
+// parallel launch are OS threads.
+#define BANKLAB_ATOMIC_HOOKS(Bits, Type)                                                                     \
+  Type __tsan_atomic##Bits##_load(const volatile Type* a, int) { return __atomic_load_n(a, __ATOMIC_SEQ_CST); } \
+  void __tsan_atomic##Bits##_store(volatile Type* a, Type v, int) { __atomic_store_n(a, v, __ATOMIC_SEQ_CST); } \
+  Type __tsan_atomic##Bits##_exchange(volatile Type* a, Type v, int) {                                       \
+    return __atomic_exchange_n(a, v, __ATOMIC_SEQ_CST);                                                      \
+  }                                                                                                          \
+  Type __tsan_atomic##Bits##_fetch_add(volatile Type* a, Type v, int) {                                      \
+    return __atomic_fetch_add(a, v, __ATOMIC_SEQ_CST);                                                       \
+  }                                                                                                          \
+  Type __tsan_atomic##Bits##_fetch_sub(volatile Type* a, Type v, int) {                                      \
+    return __atomic_fetch_sub(a, v, __ATOMIC_SEQ_CST);                                                       \
+  }                                                                                                          \
+  int __tsan_atomic##Bits##_compare_exchange_strong(volatile Type* a, Type* expected, Type v, int, int) {    \
+    return __atomic_compare_exchange_n(a, expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);           \
+  }                                                                                                          \
+  int __tsan_atomic##Bits##_compare_exchange_weak(volatile Type* a, Type* expected, Type v, int s, int f) {  \
+    return __tsan_atomic##Bits##_compare_exchange_strong(a, expected, v, s, f);                              \
+  }                                                                                                          \
+  Type __tsan_atomic##Bits##_compare_exchange_val(volatile Type* a, Type expected, Type v, int, int) {       \
+    __atomic_compare_exchange_n(a, &expected, v, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);                 \
+    return expected;                                                                                         \
   }
 
 extern "C" {

@@ -35,6 +35,7 @@ void tile_to_tile(float* out);
 void reads_two_unwritten(float* out);
 void spins_on_registers(int* out, unsigned seed);
 void half_round_trip(float* out);
+void global_counter(int* counter, int repeats);
 
 using banklab::emu::FindingKind;
 using banklab::emu::LaunchReport;
@@ -408,5 +409,96 @@ TEST_CASE("half values are stored as 2-byte accesses and convert back exactly") 
   CHECK(store->warp_instructions == 2);
   CHECK(store->wavefronts == 2);  // 32 lanes x 2 bytes = 16 words: one wavefront per warp
   for (int t = 0; t < 64; ++t) CHECK(out[t] == 0.5f * static_cast<float>(63 - t));
+  banklab::emu::device_free(out);
+}
+
+// ---- parallel launches (LaunchOptions::workers) -------------------------------
+
+namespace {
+
+LaunchReport launch_transpose_on(unsigned workers, void (*kernel)(float*, const float*, int, int), int width,
+                                 int height, std::vector<float>& result) {
+  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
+  float* in = device_array<float>(n);
+  float* out = device_array<float>(n, 0xff);
+  std::iota(in, in + n, 0.0f);
+  banklab::emu::LaunchOptions options;
+  options.workers = workers;
+  const dim3 grid((width + 31) / 32, (height + 31) / 32);
+  auto report = banklab::emu::launch(options, grid, dim3(32, 8), kernel, out, in, width, height);
+  result.assign(out, out + n);
+  banklab::emu::device_free(in);
+  banklab::emu::device_free(out);
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("a launch spread over several workers reports exactly what one worker reports") {
+  for (auto* kernel : {transpose_conflicted, transpose_padded}) {
+    std::vector<float> one, four;
+    const auto a = launch_transpose_on(1, kernel, 200, 72, one);
+    const auto b = launch_transpose_on(4, kernel, 200, 72, four);
+    CHECK(one == four);
+    CHECK(b.blocks_run == a.blocks_run);
+    CHECK(b.shared_accesses == a.shared_accesses);
+    CHECK(banklab::emu::format_report(a, true) == banklab::emu::format_report(b, true));
+  }
+  // Findings made in several blocks: counts add up, the details are those of
+  // the first block, the order is the order of the blocks that made them.
+  float* out = device_array<float>(64);
+  banklab::emu::LaunchOptions options;
+  const auto race_one = banklab::emu::launch(options, dim3(9), dim3(64), missing_barrier, out);
+  options.workers = 3;
+  const auto race_three = banklab::emu::launch(options, dim3(9), dim3(64), missing_barrier, out);
+  REQUIRE(finding(race_three, FindingKind::kSharedRace) != nullptr);
+  CHECK(banklab::emu::format_report(race_one, true) == banklab::emu::format_report(race_three, true));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("global atomics of blocks on different workers all count") {
+  const int n = 1000;
+  int* values = device_array<int>(n);
+  for (int i = 0; i < n; ++i) values[i] = i;
+  int* bins = device_array<int>(8);
+  banklab::emu::LaunchOptions options;
+  options.workers = 4;
+  const auto report = banklab::emu::launch(options, dim3(64), dim3(128), shared_histogram, values, n, bins);
+  INFO(banklab::emu::format_report(report));
+  CHECK(report.findings.empty());
+  for (int b = 0; b < 8; ++b) CHECK(bins[b] == 64 * n / 8);
+  int* counter = device_array<int>(1);
+  const auto many = banklab::emu::launch(options, dim3(64), dim3(128), global_counter, counter, 40);
+  CHECK(many.findings.empty());
+  CHECK(*counter == 64 * 128 * 40);
+  banklab::emu::device_free(counter);
+  banklab::emu::device_free(values);
+  banklab::emu::device_free(bins);
+}
+
+TEST_CASE("on several workers a time limit or a crash stops the launch and is reported once") {
+  int* flag = device_array<int>(1);
+  banklab::emu::LaunchOptions options;
+  options.workers = 4;
+  options.time_limit_seconds = 0.3;
+  const auto spin = banklab::emu::launch(options, dim3(8), dim3(32), spins_forever, static_cast<volatile int*>(flag));
+  INFO(banklab::emu::format_report(spin));
+  CHECK_FALSE(spin.completed);
+  REQUIRE(spin.findings.size() == 1);
+  CHECK(spin.findings[0].kind == FindingKind::kTimeLimit);
+  CHECK(spin.findings[0].where.line == line_of("bug_kernels.cu", "SPIN"));
+  CHECK(spin.findings[0].details.at(0).find("after 0 of 8 blocks had finished") != std::string::npos);
+
+  int* out = device_array<int>(32);
+  options.time_limit_seconds = 10;
+  const auto crash = banklab::emu::launch(options, dim3(16), dim3(32), dereferences_null, out);
+  INFO(banklab::emu::format_report(crash));
+  CHECK_FALSE(crash.completed);
+  REQUIRE(finding(crash, FindingKind::kCrash) != nullptr);
+  CHECK(finding(crash, FindingKind::kCrash)->where.line == line_of("bug_kernels.cu", "NULL_READ"));
+
+  std::vector<float> result;  // still usable afterwards, on several workers too
+  CHECK(launch_transpose_on(4, transpose_padded, 96, 96, result).findings.empty());
+  banklab::emu::device_free(flag);
   banklab::emu::device_free(out);
 }

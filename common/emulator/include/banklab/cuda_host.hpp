@@ -51,10 +51,11 @@
 #define __managed__ static_assert(false, "the BankLab CPU emulator does not support __managed__ memory");
 
 // ---- built-in variables (set by the scheduler for the running CUDA thread) ---
-extern uint3 threadIdx;
-extern uint3 blockIdx;
-extern dim3 blockDim;
-extern dim3 gridDim;
+// Thread-local: each OS thread running blocks of a launch has its own.
+extern __constinit thread_local uint3 threadIdx;
+extern __constinit thread_local uint3 blockIdx;
+extern __constinit thread_local dim3 blockDim;
+extern __constinit thread_local dim3 gridDim;
 inline constexpr int warpSize = 32;
 
 // ---- barriers and warp collectives (opaque calls: data is reloaded after) ----

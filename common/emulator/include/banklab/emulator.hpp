@@ -109,6 +109,11 @@ struct LaunchOptions {
   /// Trace (price) at most this many blocks, spread evenly over the grid; the
   /// others run with every check but no pricing (0: trace all).
   std::uint64_t trace_blocks = 0;
+  /// OS threads running blocks at once (0: one per core). Blocks are
+  /// independent in CUDA; the report is the same for any number (findings in
+  /// the order of the block that first made them), except where blocks
+  /// communicate through global memory (a float atomicAdd's rounding order).
+  unsigned workers = 1;
 };
 
 /// Global memory: host memory in a guarded arena, so that out-of-bounds

@@ -166,3 +166,9 @@ __global__ void half_round_trip(float* out) {
   __syncthreads();
   out[threadIdx.x] = __half2float(h[63 - threadIdx.x]);
 }
+
+// Every thread adds 1 to one global counter `repeats` times: on several
+// workers, OS threads add to the same word at once.
+__global__ void global_counter(int* counter, int repeats) {
+  for (int r = 0; r < repeats; ++r) atomicAdd(counter, 1);
+}
