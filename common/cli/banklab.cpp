@@ -92,6 +92,7 @@ struct RunOptions {
   std::vector<std::string> args;
   std::string kernel;
   std::uint64_t blocks = 0;
+  unsigned jobs = 0;  // 0: one per core
   double time_limit = 60.0;
   std::string format = "text";
   bool verbose = false;
@@ -233,7 +234,7 @@ int run(const RunOptions& o) {
   close(report_fd);
   std::ostringstream settings;
   settings << "format=" << o.format << ";verbose=" << (o.verbose ? 1 : 0) << ";time_limit=" << o.time_limit
-           << ";blocks=" << o.blocks << ";report=" << report_path;
+           << ";blocks=" << o.blocks << ";jobs=" << o.jobs << ";report=" << report_path;
   if (!o.kernel.empty()) settings << ";kernel=" << o.kernel;
   std::fflush(stdout);
   const pid_t pid = fork();
@@ -284,6 +285,10 @@ int main(int argc, char** argv) {
                           "trace at most N blocks of each launch, spread over the grid (big launches); every block "
                           "still runs")
       ->check(CLI::PositiveNumber);
+  run_command->add_option("--jobs,-j", o.jobs,
+                          "run the blocks of a launch on N cores at once (default: every core); the report is the "
+                          "same for any N")
+      ->check(CLI::Range(1u, 1024u));
   run_command->add_option("--time-limit", o.time_limit, "seconds each launch may run (default 60)")
       ->check(CLI::PositiveNumber);
   run_command->add_option("--format", o.format, "text (default) or json (the program's own output then goes to stderr)")

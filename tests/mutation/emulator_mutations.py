@@ -19,11 +19,12 @@ HOST = f"{EMU}/include/banklab/cuda_host.hpp"
 # (name, file, text, replacement): the bugs an earlier review found the tests missed.
 MUTATIONS = [
     ("warp instructions assembled per block, not per warp", f"{EMU}/src/trace.cpp",
-     "g_rt.warp_traces[static_cast<std::size_t>(self.warp)].find(pc)", "g_rt.warp_traces[0].find(pc)"),
+     "r.warp_traces[static_cast<std::size_t>(self.warp)].find(pc)", "r.warp_traces[0].find(pc)"),
     ("write-after-read races never reported", f"{EMU}/src/trace.cpp",
-     "if (write && !atomic && s.read_epoch == epoch", "if (false && write && !atomic && s.read_epoch == epoch"),
+     "if (write && !atomic && s.read_epoch == r.epoch", "if (false && write && !atomic && s.read_epoch == r.epoch"),
     ("uninitialised reads checked per launch, not per block", f"{EMU}/src/trace.cpp",
-     "if (!write && s.write_epoch < g_rt.block_start_epoch)", "if (!write && s.write_epoch == 0)"),
+     "if (!write && s.write_epoch < r.block_start_epoch) return false;",
+     "if (!write && s.write_epoch == 0) return false;"),
     ("shared memory poisoned with zeros", f"{EMU}/src/layout.cpp",
      "std::memset(reinterpret_cast<void*>(v.address), 0xff, v.size)",
      "std::memset(reinterpret_cast<void*>(v.address), 0, v.size)"),
@@ -50,10 +51,17 @@ MUTATIONS = [
     ("atomicCAS priced as a plain store", f"{EMU}/src/device_functions.cpp",
      "BANKLAB_ATOMIC_KIND(kCas, int, atomicCAS,", "BANKLAB_ATOMIC_KIND(kNative, int, atomicCAS,"),
     ("warp instructions joined across barriers", f"{EMU}/src/runtime.cpp",
-     "      for (int w = 0; w < warp_count; ++w) g_rt.trace_converge(w);\n", ""),
+     "      for (int w = 0; w < warp_count; ++w) rt().trace_converge(w);\n", ""),
     ("__syncthreads_and behaves as __syncthreads_or", f"{EMU}/src/device_functions.cpp",
      "return self != nullptr ? self->barrier_result == self->barrier_arrived : predicate != 0;",
      "return self != nullptr ? self->barrier_result != 0 : predicate != 0;"),
+    ("a word never split into bytes by a byte access", f"{EMU}/src/trace.cpp",
+     "    if (f(rt().shadow_bytes[b], b)) return;", "    if (f(word, b)) return;"),
+    ("global atomics unlocked on several workers", f"{EMU}/src/device_functions.cpp",
+     "    if (a - r.section_lo < r.section_span) return;  // shared memory", "    return;"),
+    ("a finding of several workers keeps a later block's details", f"{EMU}/src/runtime.cpp",
+     "      if (block < e.block) e = Entry{block, i, std::move(f)};",
+     "      if (block > e.block) e = Entry{block, i, std::move(f)};"),
 ]
 
 

@@ -4,7 +4,6 @@
 // traced 512x512 GEMM in under 2 seconds.
 //   bench_gemm [N (a multiple of 16)] [repeats]
 #include <algorithm>
-#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -29,7 +28,7 @@ int main(int argc, char** argv) {
     b[i] = static_cast<float>(i % 5);
   }
   const dim3 grid(n / 16, n / 16), block(16, 16);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = banklab::emu::available_cores();
   std::printf("tiled GEMM %dx%d floats, tiles 16x16, grid (%u,%u), best of %d, %u cores\n", n, n, grid.x, grid.y,
               repeats, cores);
   std::printf("%-22s %8s %10s %16s %16s %12s\n", "mode", "workers", "seconds", "shared accesses", "warp instr",

@@ -4,7 +4,6 @@
 // elements per second and nanoseconds per shared access.
 //   bench_transpose [N] [repeats]
 #include <algorithm>
-#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
@@ -27,7 +26,7 @@ int main(int argc, char** argv) {
   std::iota(in, in + count, 0.0f);
   const dim3 grid((n + 31) / 32, (n + 31) / 32);
   const dim3 block(32, 8);
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  const unsigned cores = banklab::emu::available_cores();
   std::printf("padded transpose %dx%d floats, grid (%u,%u), block (32,8), best of %d, %u cores\n", n, n, grid.x,
               grid.y, repeats, cores);
   std::printf("%-22s %8s %10s %14s %16s %12s\n", "mode", "workers", "seconds", "elements/s", "shared accesses",

@@ -11,6 +11,7 @@ extern thread_local char banklab_shared_guard_low[4096];
 extern thread_local char banklab_shared_guard_high[4096];
 
 #include <execinfo.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/time.h>
@@ -436,17 +437,16 @@ struct LaunchPlan {
   std::uint64_t trace_stride = 1;  // trace block i when i % trace_stride == 0
   double seconds = 0;              // the time limit, from the start of the launch
   std::chrono::steady_clock::time_point start;
-  std::atomic<std::uint64_t> next{0};      // the next block to claim, in launch order (x fastest)
+  unsigned workers = 1;                    // worker w runs blocks w, w + workers, ... (launch order, x fastest)
   std::atomic<std::uint64_t> finished{0};  // blocks run to their end
   std::atomic<bool> stop{false};           // a crash, deadlock or time limit: claim no more blocks
 };
 
-// Claims and runs blocks until none is left or the launch must stop. Returns
+// Runs worker w's blocks until none is left or the launch must stop. Returns
 // false when a block could not finish (a deadlock).
-bool run_blocks(LaunchPlan& plan, LaunchReport& part, Runtime& r) {
-  while (!plan.stop.load(std::memory_order_relaxed)) {
-    const std::uint64_t index = plan.next.fetch_add(1);
-    if (index >= plan.total_blocks) break;
+bool run_blocks(LaunchPlan& plan, unsigned w, LaunchReport& part, Runtime& r) {
+  for (std::uint64_t index = w; index < plan.total_blocks; index += plan.workers) {
+    if (plan.stop.load(std::memory_order_relaxed)) break;
     blockIdx = {static_cast<unsigned>(index % plan.grid.x), static_cast<unsigned>(index / plan.grid.x % plan.grid.y),
                 static_cast<unsigned>(index / (std::uint64_t{plan.grid.x} * plan.grid.y))};
     r.block_index = index;
@@ -466,7 +466,7 @@ bool run_blocks(LaunchPlan& plan, LaunchReport& part, Runtime& r) {
 
 // Runs blocks of the launch on the calling OS thread, with its Runtime, until
 // none is left or the launch must stop; what it finds goes to `part`.
-void run_worker(LaunchPlan& plan, LaunchReport& part) {
+void run_worker(LaunchPlan& plan, unsigned w, LaunchReport& part) {
   {
     Runtime& r = rt();
     blockDim = plan.block;
@@ -488,7 +488,7 @@ void run_worker(LaunchPlan& plan, LaunchReport& part) {
   arm_time_limit(std::max(plan.seconds - elapsed, 1e-6));
   if (sigsetjmp(rt().recover, 1) == 0) {
     rt().in_launch = 1;
-    part.completed = run_blocks(plan, part, rt());
+    part.completed = run_blocks(plan, w, part, rt());
     rt().in_launch = 0;
   } else {
     part.completed = false;
@@ -544,6 +544,22 @@ std::vector<Finding> merge_findings(const std::vector<Runtime*>& runtimes, std::
 
 }  // namespace
 
+}  // namespace banklab::emu::detail
+
+namespace banklab::emu {
+
+unsigned available_cores() {
+  // The cores this process may run on (a container or taskset may allow fewer
+  // than the machine has), as nproc counts them.
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return static_cast<unsigned>(CPU_COUNT(&set));
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+}  // namespace banklab::emu
+
+namespace banklab::emu::detail {
+
 LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, const void* kernel_address,
                            void (*invoke)(void*), void* closure) {
   const auto start = std::chrono::steady_clock::now();
@@ -586,11 +602,13 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
                           : (plan.total_blocks + options.trace_blocks - 1) / options.trace_blocks;
   plan.seconds = options.time_limit_seconds;
   plan.start = start;
-  unsigned workers = options.workers == 0 ? std::max(1u, std::thread::hardware_concurrency()) : options.workers;
+  unsigned workers = options.workers == 0 ? available_cores() : options.workers;
   workers = static_cast<unsigned>(std::min<std::uint64_t>(workers, plan.total_blocks));
   while (g_extra_runtimes.size() + 1 < workers) g_extra_runtimes.push_back(std::make_unique<Runtime>());
   std::vector<Runtime*> runtimes = {&main};
   for (unsigned w = 1; w < workers; ++w) runtimes.push_back(g_extra_runtimes[w - 1].get());
+  plan.workers = workers;
+  report.workers = workers;
   std::vector<LaunchReport> parts(workers);
   for (LaunchReport& part : parts) part.shared_variables = report.shared_variables;
 
@@ -605,10 +623,10 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
         // thread-local block.
         adopt_shared_layout(*runtimes[w], main,
                             reinterpret_cast<std::uintptr_t>(&banklab_shared_guard_low) - main_tls);
-        run_worker(plan, parts[w]);
+        run_worker(plan, w, parts[w]);
       });
     }
-    run_worker(plan, parts[0]);
+    run_worker(plan, 0, parts[0]);
     for (std::thread& t : threads) t.join();
   }
   remove_signal_handlers();

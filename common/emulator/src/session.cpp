@@ -1,8 +1,9 @@
 // The report of a whole program run by `banklab run`: every launch of a kernel
 // adds to that kernel's totals (per source line, findings counted); when the
 // program ends the report is written as text or JSON. The options come from
-// BANKLAB_RUN in the environment: `kernel=NAME;blocks=N;time_limit=S;
-// format=text|json;verbose=1;report=PATH` (every part optional).
+// BANKLAB_RUN in the environment: `kernel=NAME;blocks=N;jobs=N;time_limit=S;
+// format=text|json;verbose=1;report=PATH` (every part optional; jobs=0: one
+// worker per core).
 #include <unistd.h>
 
 #include <cstdio>
@@ -25,6 +26,7 @@ namespace {
 struct Settings {
   std::string kernel;  // trace only kernels whose name contains this ("" : all)
   std::uint64_t blocks = 0;
+  unsigned jobs = 0;
   double time_limit = 60.0;
   bool json = false;
   bool verbose = false;
@@ -43,6 +45,7 @@ Settings read_settings() {
     const std::string key = part.substr(0, equals), value = part.substr(equals + 1);
     if (key == "kernel") s.kernel = value;
     if (key == "blocks") s.blocks = std::strtoull(value.c_str(), nullptr, 10);
+    if (key == "jobs") s.jobs = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
     if (key == "time_limit") s.time_limit = std::strtod(value.c_str(), nullptr);
     if (key == "format") s.json = value == "json";
     if (key == "verbose") s.verbose = value == "1";
@@ -188,6 +191,7 @@ LaunchOptions session_options(const void* kernel) {
   LaunchOptions options;
   options.time_limit_seconds = settings().time_limit;
   options.trace_blocks = settings().blocks;
+  options.workers = settings().jobs;
   if (!settings().kernel.empty()) {
     const FunctionName name = function_name(kernel);
     options.trace = name.demangled.find(settings().kernel) != std::string::npos;

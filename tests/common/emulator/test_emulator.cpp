@@ -446,12 +446,15 @@ TEST_CASE("a launch spread over several workers reports exactly what one worker 
   }
   // Findings made in several blocks: counts add up, the details are those of
   // the first block, the order is the order of the blocks that made them.
+  // (Worker w runs blocks w, w + 3, ...: every worker has blocks with the race.)
   float* out = device_array<float>(64);
   banklab::emu::LaunchOptions options;
   const auto race_one = banklab::emu::launch(options, dim3(9), dim3(64), missing_barrier, out);
   options.workers = 3;
   const auto race_three = banklab::emu::launch(options, dim3(9), dim3(64), missing_barrier, out);
+  CHECK(race_three.workers == 3);
   REQUIRE(finding(race_three, FindingKind::kSharedRace) != nullptr);
+  CHECK(finding(race_three, FindingKind::kSharedRace)->count == finding(race_one, FindingKind::kSharedRace)->count);
   CHECK(banklab::emu::format_report(race_one, true) == banklab::emu::format_report(race_three, true));
   banklab::emu::device_free(out);
 }

@@ -90,6 +90,7 @@ struct LaunchReport {
   std::uint64_t threads_run = 0;
   std::uint64_t blocks_run = 0;
   std::uint64_t blocks_traced = 0;  ///< fewer than blocks_run when LaunchOptions::trace_blocks sampled
+  unsigned workers = 1;             ///< OS threads that ran the blocks (LaunchOptions::workers)
   std::uint64_t shared_accesses = 0;  ///< per-lane shared accesses recorded
   /// Shared accesses left out of `lines` because one block held more warp
   /// instructions than the tracer keeps (an endless loop): 0 normally.
@@ -115,6 +116,9 @@ struct LaunchOptions {
   /// communicate through global memory (a float atomicAdd's rounding order).
   unsigned workers = 1;
 };
+
+/// The cores this process may run on (what LaunchOptions::workers = 0 uses).
+unsigned available_cores();
 
 /// Global memory: host memory in a guarded arena, so that out-of-bounds
 /// accesses by kernels are found. Aligned to 256 bytes like cudaMalloc.
