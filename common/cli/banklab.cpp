@@ -87,6 +87,53 @@ fs::path cache_root() {
   return fs::temp_directory_path() / "banklab-cache";
 }
 
+// A CUDA Toolkit program: in BANKLAB_CUDA_BIN if set (only there), else on
+// PATH, else in /usr/local/cuda/bin. "" if not found.
+std::string find_tool(const std::string& name) {
+  if (const char* bin = std::getenv("BANKLAB_CUDA_BIN")) {
+    const fs::path tool = fs::path(bin) / name;
+    return access(tool.c_str(), X_OK) == 0 ? tool.string() : "";
+  }
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream dirs(path);
+    std::string dir;
+    while (std::getline(dirs, dir, ':')) {
+      if (!dir.empty() && access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
+    }
+  }
+  const fs::path fallback = fs::path("/usr/local/cuda/bin") / name;
+  return access(fallback.c_str(), X_OK) == 0 ? fallback.string() : "";
+}
+
+// nvcc's own shared-memory instructions of the program: nvcc -cubin for sm_90
+// with line information, then nvdisasm -g. Writes DIR/nvcc.sass, or
+// DIR/nvcc.sass.missing with the reason it could not (one line).
+void disassemble_with_nvcc(const fs::path& source, const fs::path& dir) {
+  const std::string nvcc = find_tool("nvcc"), nvdisasm = find_tool("nvdisasm");
+  std::string reason;
+  std::string output;
+  if (nvcc.empty()) {
+    reason = "nvcc not found (the CUDA Toolkit's compiler)";
+  } else if (nvdisasm.empty()) {
+    reason = "nvdisasm not found (the CUDA Toolkit's disassembler; Debian: nvidia-cuda-toolkit, NVIDIA: cuda-nvdisasm)";
+  } else if (run_step({nvcc, "-cubin", "-arch=sm_90", "-lineinfo", "-I" + source.parent_path().string(), "-o",
+                       (dir / "program.cubin").string(), source.string()},
+                      output) != 0) {
+    reason = "nvcc -cubin -arch=sm_90 did not compile the program";
+  } else {
+    output.clear();
+    // -gi: line information with inlining (an atomicAdd's instruction at the
+    // caller's line, not in the CUDA header that defines it).
+    if (run_step({nvdisasm, "-gi", "-c", (dir / "program.cubin").string()}, output) != 0) {
+      reason = "nvdisasm failed on nvcc's code";
+    } else {
+      std::ofstream(dir / "nvcc.sass") << output;
+      return;
+    }
+  }
+  std::ofstream(dir / "nvcc.sass.missing") << reason;
+}
+
 struct RunOptions {
   std::string program;
   std::vector<std::string> args;
@@ -214,6 +261,7 @@ fs::path build(const RunOptions& o) {
     fs::remove_all(dir, error);
     std::exit(2);
   }
+  disassemble_with_nvcc(source, dir);
   if (o.rebuild) fs::remove_all(final_dir, error);
   fs::rename(dir, final_dir, error);
   if (error) {
@@ -236,6 +284,16 @@ int run(const RunOptions& o) {
   settings << "format=" << o.format << ";verbose=" << (o.verbose ? 1 : 0) << ";time_limit=" << o.time_limit
            << ";blocks=" << o.blocks << ";jobs=" << o.jobs << ";report=" << report_path;
   if (!o.kernel.empty()) settings << ";kernel=" << o.kernel;
+  // What nvcc makes of the same program, for the lines it compiles differently.
+  const fs::path sass = executable.parent_path() / "nvcc.sass";
+  std::error_code exists_error;
+  if (fs::exists(sass, exists_error)) {
+    settings << ";sass=" << sass.string();
+  } else {
+    std::string reason = read_file(executable.parent_path() / "nvcc.sass.missing");
+    std::replace(reason.begin(), reason.end(), ';', ',');
+    settings << ";sass_missing=" << (reason.empty() ? "not made" : reason);
+  }
   std::fflush(stdout);
   const pid_t pid = fork();
   if (pid == 0) {

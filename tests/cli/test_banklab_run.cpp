@@ -3,8 +3,13 @@
 // work, and errors say what and where.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "run_command.hpp"
 
@@ -136,4 +141,93 @@ TEST_CASE("usage errors: no program, a missing file, an unknown option") {
   const auto help = run_command(std::string(BANKLAB_PATH) + " run --help");
   CHECK(help.status == 0);
   CHECK(help.out.find("--kernel") != std::string::npos);
+}
+
+// ---- nvcc's own code: lines it compiles differently ------------------------------
+
+namespace {
+
+// Nsight Compute's shared load instructions per kernel (the name before its
+// parameter list), from the H200 run of the GPU comparison program.
+std::map<std::string, std::uint64_t> ncu_shared_loads() {
+  std::ifstream in(std::string(BANKLAB_SOURCE_DIR) + "/common/emulator/gpu_compare/h200/ncu.csv");
+  std::map<std::string, std::uint64_t> out;
+  std::string text;
+  while (std::getline(in, text)) {
+    if (text.empty() || text[0] != '"') continue;
+    std::vector<std::string> fields;
+    for (std::size_t i = 0; i < text.size();) {
+      const std::size_t close = text.find('"', i + 1);
+      fields.push_back(text.substr(i + 1, close - i - 1));
+      i = close + 2;
+    }
+    if (fields.size() < 15 || fields[12] != "smsp__sass_inst_executed_op_shared_ld.sum") continue;
+    std::string digits;
+    for (char c : fields[14]) {
+      if (c != ',') digits += c;
+    }
+    out[fields[4].substr(0, fields[4].find('('))] += std::stoull(digits);
+  }
+  return out;
+}
+
+// A folder with an `nvcc` that makes an empty cubin and an `nvdisasm` that
+// prints what the real one printed for the GPU comparison program on the H200
+// machine (tests/data/gpu/gpu_compare_nvdisasm.txt), or with `nvcc` alone.
+std::string fake_cuda_bin(bool with_nvdisasm) {
+  const std::string dir = std::string(BANKLAB_TEST_CACHE) + (with_nvdisasm ? "/fake-cuda" : "/fake-cuda-no-nvdisasm");
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream nvcc(dir + "/nvcc");
+    nvcc << "#!/bin/sh\nwhile [ $# -gt 0 ]; do if [ \"$1\" = -o ]; then : > \"$2\"; fi; shift; done\n";
+  }
+  std::filesystem::permissions(dir + "/nvcc", std::filesystem::perms::owner_all);
+  if (with_nvdisasm) {
+    std::ofstream nvdisasm(dir + "/nvdisasm");
+    nvdisasm << "#!/bin/sh\ncat '" << BANKLAB_SOURCE_DIR << "/tests/data/gpu/gpu_compare_nvdisasm.txt'\n";
+  }
+  if (with_nvdisasm) std::filesystem::permissions(dir + "/nvdisasm", std::filesystem::perms::owner_all);
+  return dir;
+}
+
+}  // namespace
+
+TEST_CASE("lines nvcc compiles differently are named, with Nsight Compute's count estimated") {
+  const std::string gpu_compare = std::string(BANKLAB_SOURCE_DIR) + "/common/emulator/gpu_compare/kernels.cu";
+  const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true) + " " +
+                             banklab_run("--rebuild --format json " + gpu_compare) + " 2>/dev/null");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.out);
+  CHECK(report["nvcc_compared"] == true);
+  const auto ncu = ncu_shared_loads();
+  REQUIRE(ncu.size() == 12);
+  int flagged = 0;
+  for (const auto& k : report["kernels"]) {
+    const std::string name = k["kernel"].get<std::string>().substr(0, k["kernel"].get<std::string>().find('('));
+    std::uint64_t emulator_loads = 0;
+    for (const auto& l : k["lines"])
+      emulator_loads += l["warp_instructions"].get<std::uint64_t>() - l["store_instructions"].get<std::uint64_t>();
+    INFO(name << ": emulator " << emulator_loads << " load instructions, Nsight Compute " << ncu.at(name));
+    // Named exactly where the H200's counts differ from the emulator's.
+    CHECK(k["nvcc_differences"].empty() == (emulator_loads == ncu.at(name)));
+    if (k["nvcc_differences"].empty()) continue;
+    ++flagged;
+    const std::string text = k["nvcc_differences"][0].get<std::string>();
+    const auto about = text.find("counts about ");
+    REQUIRE(about != std::string::npos);
+    const double estimate = std::stod(text.substr(about + 13));
+    // Within 5% of what Nsight Compute measured (the tiled multiply: exactly).
+    CHECK(std::abs(estimate - static_cast<double>(ncu.at(name))) <= 0.05 * static_cast<double>(ncu.at(name)));
+    if (name == "matmul_tiled") CHECK(static_cast<std::uint64_t>(estimate) == ncu.at(name));
+  }
+  CHECK(flagged == 2);
+}
+
+TEST_CASE("without nvdisasm the report says that nvcc's code was not compared, and why") {
+  const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(false) + " " +
+                             banklab_run("--rebuild " + program("transpose.cu") + " 64") + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("nvcc's own code was not compared: nvdisasm not found") != std::string::npos);
 }

@@ -107,6 +107,8 @@ struct WarpTrace {
 // What the launch learned about one pc.
 struct PcStats {
   std::uint64_t loads = 0, stores = 0, warp_instructions = 0, wavefronts = 0, ideal = 0;
+  int width = 0;       // bytes per lane of the instruction
+  bool store = false;  // a store or an atomic
   int worst = 0;
   std::uint64_t worst_block = 0;  // the first block (in launch order) with the worst instance
   WarpAccess worst_access;

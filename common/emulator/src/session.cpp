@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iostream>
 #include <map>
 #include <sstream>
 #include <string>
@@ -16,6 +17,7 @@
 
 #include "banklab/cuda_launch.hpp"
 #include "banklab/emulator_json.hpp"
+#include "banklab/sass.hpp"
 #include "host_api.hpp"
 #include "symbols.hpp"
 
@@ -31,6 +33,8 @@ struct Settings {
   bool json = false;
   bool verbose = false;
   std::string report_path;  // "" : stderr
+  std::string sass_path;     // nvdisasm -g of nvcc's build of the program ("" : none)
+  std::string sass_missing;  // why there is none
 };
 
 Settings read_settings() {
@@ -50,6 +54,8 @@ Settings read_settings() {
     if (key == "format") s.json = value == "json";
     if (key == "verbose") s.verbose = value == "1";
     if (key == "report") s.report_path = value;
+    if (key == "sass") s.sass_path = value;
+    if (key == "sass_missing") s.sass_missing = value;
   }
   return s;
 }
@@ -128,6 +134,22 @@ void add(KernelTotals& k, LaunchReport&& one) {
   }
 }
 
+// nvcc's shared instructions of the program, read once (empty without them).
+const std::vector<SassAccess>& nvcc_sass() {
+  static const std::vector<SassAccess> sass = [] {
+    std::vector<SassAccess> out;
+    if (settings().sass_path.empty()) return out;
+    std::ifstream in(settings().sass_path);
+    try {
+      out = parse_nvdisasm(in);
+    } catch (const std::exception& e) {
+      std::cerr << "banklab run: nvcc's code not compared: " << e.what() << "\n";
+    }
+    return out;
+  }();
+  return sass;
+}
+
 std::string text_report() {
   std::ostringstream out;
   out << "\n== BankLab: shared memory of this run, per kernel and source line (CPU emulator, H200 bank model) ==\n";
@@ -144,6 +166,19 @@ std::string text_report() {
       out << ", all traced\n";
     }
     out << format_report(k.total, settings().verbose);
+    const std::vector<std::string> differences = sass_differences(k.total, nvcc_sass());
+    if (!differences.empty()) {
+      out << "lines nvcc compiles differently (nvdisasm of nvcc -arch=sm_90; the counts above are the host "
+             "compiler's):\n";
+      for (const std::string& d : differences) out << "  " << d << "\n";
+    }
+  }
+  if (!settings().sass_path.empty()) {
+    out << "\nnvcc's own code was compared line by line (" << nvcc_sass().size()
+        << " shared instructions); lines not listed above compile to the same widths.\n";
+  } else if (!settings().sass_missing.empty()) {
+    out << "\nnvcc's own code was not compared: " << settings().sass_missing
+        << ". Where nvcc merges or removes shared accesses, Nsight Compute's counts differ from these.\n";
   }
   out << "\ncolumns: loads and stores count lanes; a warp instruction is one shared-memory instruction of one "
          "warp;\nwavefronts: what the bank model charges (Nsight Compute's shared wavefronts on an H200); ideal: the "
@@ -160,8 +195,11 @@ std::string json_report() {
     one["traced"] = k.traced;
     one["blocks_run"] = k.total.blocks_run;
     one["blocks_traced"] = k.total.blocks_traced;
+    one["nvcc_differences"] = sass_differences(k.total, nvcc_sass());
     out["kernels"].push_back(one);
   }
+  out["nvcc_compared"] = !settings().sass_path.empty();
+  if (!settings().sass_missing.empty()) out["nvcc_not_compared_because"] = settings().sass_missing;
   return out.dump(2) + "\n";
 }
 

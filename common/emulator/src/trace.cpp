@@ -329,6 +329,8 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
       if (instance.atomic == AtomicKind::kCasLoop) instructions = static_cast<std::uint64_t>(busiest);
     }
     (instance.write ? stats.stores : stats.loads) += instance.lanes;
+    stats.width = instance.width;
+    stats.store = instance.write;
     stats.warp_instructions += instructions;
     stats.wavefronts += static_cast<std::uint64_t>(count.wavefronts);
     stats.ideal += static_cast<std::uint64_t>(count.ideal_wavefronts);
@@ -366,6 +368,8 @@ void Runtime::merge_trace(const Runtime& other) {
   untraced_accesses += other.untraced_accesses;
   for (const auto& [pc, theirs] : other.pc_stats) {
     PcStats& mine = pc_stats[pc];
+    mine.width = theirs.width;
+    mine.store = theirs.store;
     mine.loads += theirs.loads;
     mine.stores += theirs.stores;
     mine.warp_instructions += theirs.warp_instructions;
@@ -425,6 +429,8 @@ void Runtime::trace_finish(LaunchReport& out) {
     LineStats& line = lines[{loc.file, loc.file.empty() ? static_cast<int>(pc & 0x7fffffff) : loc.line}];
     line.where = loc;
     line.pcs.push_back(pc);
+    line.pc_widths.push_back(stats.width);
+    line.pc_stores.push_back(stats.store);
     line.loads += stats.loads;
     line.stores += stats.stores;
     line.warp_instructions += stats.warp_instructions;

@@ -56,6 +56,8 @@ struct Finding {
 struct LineStats {
   SourceLocation where;
   std::vector<std::uintptr_t> pcs;  ///< the instructions at this line
+  std::vector<int> pc_widths;       ///< per instruction of `pcs`: bytes per lane
+  std::vector<bool> pc_stores;      ///< per instruction of `pcs`: a store (or atomic)
   std::uint64_t loads = 0;          ///< per-lane shared loads
   std::uint64_t stores = 0;         ///< per-lane shared stores (atomics included)
   std::uint64_t warp_instructions = 0;

@@ -1,0 +1,198 @@
+// nvcc's shared-memory instructions from nvdisasm, compared with the
+// emulator's per line (see banklab/sass.hpp).
+#include "banklab/sass.hpp"
+
+#include <cxxabi.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <regex>
+#include <sstream>
+#include <stdexcept>
+
+namespace banklab::emu {
+
+namespace {
+
+std::string demangle_name(const std::string& mangled) {
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                             std::free);
+  return status == 0 && out ? std::string(out.get()) : mangled;
+}
+
+std::string base_name(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+// Bytes per lane of a shared instruction from its modifiers: LDS 4, .U8/.S8 1,
+// .U16/.S16 2, .64 8, .128 16.
+int width_of(const std::string& opcode) {
+  int width = 4;
+  std::istringstream parts(opcode);
+  std::string part;
+  std::getline(parts, part, '.');  // the instruction itself
+  while (std::getline(parts, part, '.')) {
+    if (part == "U8" || part == "S8") width = 1;
+    if (part == "U16" || part == "S16") width = 2;
+    if (part == "64") width = 8;
+    if (part == "128") width = 16;
+  }
+  return width;
+}
+
+struct Shapes {
+  std::map<int, int> widths;  // width -> instructions
+  [[nodiscard]] int total() const {
+    int n = 0;
+    for (const auto& [w, c] : widths) n += c;
+    return n;
+  }
+  [[nodiscard]] double instructions_per_byte() const {
+    double bytes = 0;
+    for (const auto& [w, c] : widths) bytes += static_cast<double>(w) * c;
+    return bytes > 0 ? total() / bytes : 0;
+  }
+};
+
+std::string describe(const Shapes& s, const std::string& unit) {
+  std::ostringstream out;
+  bool first = true;
+  for (const auto& [width, count] : s.widths) {
+    out << (first ? "" : " + ") << count << " x " << width << "-byte " << unit;
+    first = false;
+  }
+  return out.str();
+}
+
+}  // namespace
+
+namespace {
+
+// A header of the CUDA Toolkit (atomicAdd's body, say): not where the
+// student's access is.
+bool toolkit_header(const std::string& file) {
+  return (file.find("/targets/") != std::string::npos && file.find("/include/") != std::string::npos) ||
+         file.rfind("/usr/local/cuda", 0) == 0 || file.rfind("/usr/include/", 0) == 0;
+}
+
+}  // namespace
+
+std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
+  static const std::regex section(R"re(^\.text\.([^:\s]+):\s*$)re");
+  static const std::regex location(R"re("([^"]*)", line (\d+))re");
+  static const std::regex instruction(R"re(^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]\s+)?([A-Z][A-Z0-9_.]*)\b)re");
+  std::vector<SassAccess> out;
+  std::string function, file, text;
+  int line = 0, number = 0;
+  bool any = false;
+  // The location lines before the next instruction. With -gi the first is the
+  // whole chain, innermost first ("A", line 1 inlined at "B", line 2 ...).
+  std::vector<std::pair<std::string, int>> chain;
+  bool have_chain = false;
+  while (std::getline(in, text)) {
+    ++number;
+    std::smatch m;
+    if (std::regex_search(text, m, section)) {
+      function = m[1];
+      file.clear();
+      line = 0;
+      any = true;
+      have_chain = false;
+    } else if (text.find("//## File ") != std::string::npos) {
+      if (have_chain) continue;
+      chain.clear();
+      for (std::sregex_iterator it(text.begin(), text.end(), location), end; it != end; ++it)
+        chain.emplace_back((*it)[1], std::atoi((*it)[2].str().c_str()));
+      have_chain = !chain.empty();
+    } else if (std::regex_search(text, m, instruction)) {
+      if (function.empty())
+        throw std::runtime_error("nvdisasm output, line " + std::to_string(number) +
+                                 ": an instruction outside any .text section");
+      if (have_chain) {
+        // The innermost place outside the CUDA Toolkit's headers, as the
+        // emulator names the line of an access.
+        auto place = std::find_if(chain.begin(), chain.end(), [](const auto& p) { return !toolkit_header(p.first); });
+        if (place == chain.end()) place = chain.begin();
+        file = place->first;
+        line = place->second;
+        have_chain = false;
+      }
+      const std::string opcode = m[1];
+      const std::string name = opcode.substr(0, opcode.find('.'));
+      if (name != "LDS" && name != "STS" && name != "ATOMS" && name != "LDSM") continue;
+      SassAccess a;
+      a.function = function;
+      a.file = file;
+      a.line = line;
+      a.opcode = opcode;
+      a.store = name == "STS" || name == "ATOMS";
+      a.width = name == "LDSM" ? 16 : width_of(opcode);
+      out.push_back(a);
+    }
+  }
+  if (!any && number > 0)
+    throw std::runtime_error("not nvdisasm output: no .text section in " + std::to_string(number) + " lines");
+  return out;
+}
+
+std::vector<std::string> sass_differences(const LaunchReport& report, const std::vector<SassAccess>& sass) {
+  // nvcc's instructions of this kernel, by (file name, line).
+  std::map<std::pair<std::string, int>, std::pair<Shapes, Shapes>> nvcc;  // loads, stores
+  bool kernel_found = false;
+  for (const SassAccess& a : sass) {
+    if (demangle_name(a.function) != report.kernel) continue;
+    kernel_found = true;
+    auto& [loads, stores] = nvcc[{base_name(a.file), a.line}];
+    ++(a.store ? stores : loads).widths[a.width];
+  }
+  std::vector<std::string> out;
+  if (!kernel_found) return out;
+  for (const LineStats& l : report.lines) {
+    if (l.warp_instructions == 0 || l.where.file.empty()) continue;
+    Shapes emu_loads, emu_stores;
+    for (std::size_t i = 0; i < l.pc_widths.size(); ++i) ++(l.pc_stores[i] ? emu_stores : emu_loads).widths[l.pc_widths[i]];
+    const auto found = nvcc.find({base_name(l.where.file), l.where.line});
+    const Shapes none;
+    const Shapes& sass_loads = found != nvcc.end() ? found->second.first : none;
+    const Shapes& sass_stores = found != nvcc.end() ? found->second.second : none;
+    const std::uint64_t dynamic[2] = {l.warp_instructions - l.store_instructions, l.store_instructions};
+    const Shapes* emu[2] = {&emu_loads, &emu_stores};
+    const Shapes* gpu[2] = {&sass_loads, &sass_stores};
+    const char* what[2] = {"load", "store"};
+    for (int d = 0; d < 2; ++d) {
+      if (dynamic[d] == 0 || emu[d]->total() == 0) continue;
+      const bool same_widths = [&] {
+        if (gpu[d]->widths.size() != emu[d]->widths.size()) return false;
+        for (const auto& [w, c] : gpu[d]->widths) {
+          if (emu[d]->widths.count(w) == 0) return false;
+        }
+        return true;
+      }();
+      if (same_widths) continue;
+      std::ostringstream s;
+      s << base_name(l.where.file) << ":" << l.where.line << ": " << what[d] << "s: ";
+      if (gpu[d]->total() == 0) {
+        s << "nvcc makes no shared " << what[d] << " here (it keeps the value in a register or moves the access to "
+          << "another line); the emulator counts " << dynamic[d] << " " << what[d] << " instructions ("
+          << describe(*emu[d], what[d]) << " in the code): Nsight Compute counts none on this line";
+      } else {
+        s << "nvcc makes " << describe(*gpu[d], what[d]) << ", the emulator " << describe(*emu[d], what[d]) << " ("
+          << dynamic[d] << " " << what[d] << " instructions run)";
+        // The same bytes moved in nvcc's mix of widths (loop unrolling changes
+        // the static counts of both sides alike, not the mix).
+        const double ratio = gpu[d]->instructions_per_byte() / emu[d]->instructions_per_byte();
+        s << ": for the same bytes Nsight Compute counts about "
+          << static_cast<std::uint64_t>(static_cast<double>(dynamic[d]) * ratio + 0.5) << " " << what[d]
+          << " instructions here; its wavefronts are not estimated";
+      }
+      out.push_back(s.str());
+    }
+  }
+  return out;
+}
+
+}  // namespace banklab::emu
