@@ -76,13 +76,15 @@ T* device_array(std::size_t count, int fill_byte = 0) {
 }
 
 LaunchReport run_transpose(void (*kernel)(float*, const float*, int, int), int width, int height,
-                           std::vector<float>& result) {
+                           std::vector<float>& result, unsigned workers = 1) {
   const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
   float* in = device_array<float>(n);
   float* out = device_array<float>(n, 0xff);
   std::iota(in, in + n, 0.0f);
+  banklab::emu::LaunchOptions options;
+  options.workers = workers;
   const dim3 grid((width + 31) / 32, (height + 31) / 32);
-  auto report = banklab::emu::launch(grid, dim3(32, 8), kernel, out, in, width, height);
+  auto report = banklab::emu::launch(options, grid, dim3(32, 8), kernel, out, in, width, height);
   result.assign(out, out + n);
   banklab::emu::device_free(in);
   banklab::emu::device_free(out);
@@ -414,31 +416,11 @@ TEST_CASE("half values are stored as 2-byte accesses and convert back exactly") 
 
 // ---- parallel launches (LaunchOptions::workers) -------------------------------
 
-namespace {
-
-LaunchReport launch_transpose_on(unsigned workers, void (*kernel)(float*, const float*, int, int), int width,
-                                 int height, std::vector<float>& result) {
-  const std::size_t n = static_cast<std::size_t>(width) * static_cast<std::size_t>(height);
-  float* in = device_array<float>(n);
-  float* out = device_array<float>(n, 0xff);
-  std::iota(in, in + n, 0.0f);
-  banklab::emu::LaunchOptions options;
-  options.workers = workers;
-  const dim3 grid((width + 31) / 32, (height + 31) / 32);
-  auto report = banklab::emu::launch(options, grid, dim3(32, 8), kernel, out, in, width, height);
-  result.assign(out, out + n);
-  banklab::emu::device_free(in);
-  banklab::emu::device_free(out);
-  return report;
-}
-
-}  // namespace
-
 TEST_CASE("a launch spread over several workers reports exactly what one worker reports") {
   for (auto* kernel : {transpose_conflicted, transpose_padded}) {
     std::vector<float> one, four;
-    const auto a = launch_transpose_on(1, kernel, 200, 72, one);
-    const auto b = launch_transpose_on(4, kernel, 200, 72, four);
+    const auto a = run_transpose(kernel, 200, 72, one, 1);
+    const auto b = run_transpose(kernel, 200, 72, four, 4);
     CHECK(one == four);
     CHECK(b.blocks_run == a.blocks_run);
     CHECK(b.shared_accesses == a.shared_accesses);
@@ -501,7 +483,7 @@ TEST_CASE("on several workers a time limit or a crash stops the launch and is re
   CHECK(finding(crash, FindingKind::kCrash)->where.line == line_of("bug_kernels.cu", "NULL_READ"));
 
   std::vector<float> result;  // still usable afterwards, on several workers too
-  CHECK(launch_transpose_on(4, transpose_padded, 96, 96, result).findings.empty());
+  CHECK(run_transpose(transpose_padded, 96, 96, result, 4).findings.empty());
   banklab::emu::device_free(flag);
   banklab::emu::device_free(out);
 }
