@@ -37,8 +37,8 @@
 // CUDA allows stays valid C++ (in a kernel or a device function, at file scope,
 // `static __shared__`, `extern __shared__ T name[]` for dynamic shared memory),
 // and the runtime knows an access is a shared access because its address lies
-// in the program's thread-local block (all CUDA threads are fibers of one OS
-// thread). `used` keeps write-only arrays (and their stores) from being
+// in the program's thread-local block (the CUDA threads of a block are fibers
+// of one OS thread; each OS thread running blocks has its own copy). `used` keeps write-only arrays (and their stores) from being
 // deleted; `aligned(16)` gives the host copy the alignment a vector access of
 // the GPU needs, so that a float4 access the GPU allows never faults here.
 #define __shared__ __attribute__((used, aligned(16))) thread_local
