@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -105,38 +106,52 @@ std::string find_tool(const std::string& name) {
   return access(fallback.c_str(), X_OK) == 0 ? fallback.string() : "";
 }
 
-// nvcc's own shared-memory instructions of the program: nvcc -cubin for sm_90
-// with line information, then nvdisasm -g. Writes DIR/nvcc.sass, or
-// DIR/nvcc.sass.missing with the reason it could not (one line).
-void disassemble_with_nvcc(const fs::path& source, const fs::path& dir) {
+// nvcc's own shared-memory instructions of the program: each CUDA file
+// compiled by nvcc -cubin for sm_90 with line information, then nvdisasm -gi.
+// Writes DIR/nvcc.sass, or DIR/nvcc.sass.missing with the reason it could
+// not (one line).
+void disassemble_with_nvcc(const std::vector<fs::path>& sources, const std::vector<std::string>& user_flags,
+                           const fs::path& dir) {
   const std::string nvcc = find_tool("nvcc"), nvdisasm = find_tool("nvdisasm");
   std::string reason;
-  std::string output;
+  std::string sass;
   if (nvcc.empty()) {
     reason = "nvcc not found (the CUDA Toolkit's compiler)";
   } else if (nvdisasm.empty()) {
     reason = "nvdisasm not found (the CUDA Toolkit's disassembler; Debian: nvidia-cuda-toolkit, NVIDIA: cuda-nvdisasm)";
-  } else if (run_step({nvcc, "-cubin", "-arch=sm_90", "-lineinfo", "-I" + source.parent_path().string(), "-o",
-                       (dir / "program.cubin").string(), source.string()},
-                      output) != 0) {
-    reason = "nvcc -cubin -arch=sm_90 did not compile the program";
-  } else {
+  }
+  for (std::size_t i = 0; reason.empty() && i < sources.size(); ++i) {
+    if (sources[i].extension() != ".cu") continue;  // host code: nothing for nvcc to disassemble
+    const std::string cubin = (dir / ("program" + std::to_string(i) + ".cubin")).string();
+    std::vector<std::string> compile = {nvcc, "-cubin", "-arch=sm_90", "-lineinfo", "-I" + sources[i].parent_path().string()};
+    compile.insert(compile.end(), user_flags.begin(), user_flags.end());
+    compile.insert(compile.end(), {"-o", cubin, sources[i].string()});
+    std::string output;
+    if (run_step(compile, output) != 0) {
+      reason = "nvcc -cubin -arch=sm_90 did not compile " + sources[i].filename().string();
+      break;
+    }
     output.clear();
     // -gi: line information with inlining (an atomicAdd's instruction at the
     // caller's line, not in the CUDA header that defines it).
-    if (run_step({nvdisasm, "-gi", "-c", (dir / "program.cubin").string()}, output) != 0) {
-      reason = "nvdisasm failed on nvcc's code";
-    } else {
-      std::ofstream(dir / "nvcc.sass") << output;
-      return;
+    if (run_step({nvdisasm, "-gi", "-c", cubin}, output) != 0) {
+      reason = "nvdisasm failed on nvcc's code for " + sources[i].filename().string();
+      break;
     }
+    sass += output;
   }
-  std::ofstream(dir / "nvcc.sass.missing") << reason;
+  if (reason.empty()) {
+    std::ofstream(dir / "nvcc.sass") << sass;
+  } else {
+    std::ofstream(dir / "nvcc.sass.missing") << reason;
+  }
 }
 
 struct RunOptions {
-  std::string program;
+  std::vector<std::string> sources;  // the program's files: .cu, .cpp, ...
   std::vector<std::string> args;
+  std::vector<std::string> include_dirs;  // -I
+  std::vector<std::string> defines;       // -D
   std::string kernel;
   std::uint64_t blocks = 0;
   unsigned jobs = 0;  // 0: one per core
@@ -146,53 +161,71 @@ struct RunOptions {
   bool rebuild = false;
 };
 
-// Builds `program` for the emulator (cached); returns the executable, or
+bool is_source_file(const std::string& arg) {
+  const std::string ext = fs::path(arg).extension().string();
+  return ext == ".cu" || ext == ".cpp" || ext == ".cc" || ext == ".cxx" || ext == ".C";
+}
+
+// "file:line" of line `line` (1-based) of preprocessed text, from its line markers.
+std::string origin_of(const std::string& text, int line) {
+  std::string file = "?";
+  long at = line;
+  std::istringstream in(text);
+  std::string l;
+  for (int n = 1; n < line && std::getline(in, l); ++n) {
+    // # 12 "file" flags
+    if (l.size() > 2 && l[0] == '#' && l[1] == ' ' && std::isdigit(static_cast<unsigned char>(l[2]))) {
+      const auto open = l.find('"'), close = l.rfind('"');
+      if (open != std::string::npos && close > open) {
+        file = l.substr(open + 1, close - open - 1);
+        at = std::strtol(l.c_str() + 2, nullptr, 10) - (n + 1) + line;
+      }
+    }
+  }
+  return file + ":" + std::to_string(at);
+}
+
+// Builds the program for the emulator (cached); returns the executable, or
 // exits with 2 and the compiler's messages.
+//
+// Each file is preprocessed as it is (its includes resolve as nvcc would
+// resolve them, through the kit's CUDA headers), every launch of the whole
+// translation unit, headers included, is rewritten, and the result is
+// compiled; line markers keep every message and every report line at the
+// original file and line. The cache key is the rewritten text, so a change in
+// any header, wherever it is, rebuilds.
 fs::path build(const RunOptions& o) {
-  const fs::path source = fs::absolute(o.program);
+  std::vector<fs::path> sources;
   std::error_code error;
-  if (!fs::is_regular_file(source, error)) {
-    std::cerr << "banklab run: " << o.program << ": no such file (give the path of a CUDA source file, like prog.cu)\n";
-    std::exit(2);
+  for (const auto& name : o.sources) {
+    const fs::path source = fs::absolute(name);
+    if (!fs::is_regular_file(source, error)) {
+      std::cerr << "banklab run: " << name << ": no such file (give the path of a CUDA source file, like prog.cu)\n";
+      std::exit(2);
+    }
+    sources.push_back(source);
   }
-  banklab::cli::Rewritten rewritten;
-  try {
-    rewritten = banklab::cli::rewrite_launches(read_file(source));
-  } catch (const banklab::cli::RewriteError& e) {
-    std::cerr << o.program << ":" << e.line << ": " << e.what() << "\n";
-    std::exit(2);
-  }
+  const fs::path& main_source = sources.front();
   const std::vector<std::string> flags = split(BANKLAB_RUN_KERNEL_FLAGS);
   const std::vector<std::string> includes = split(BANKLAB_RUN_INCLUDE_DIRS);
   const std::vector<std::string> libraries = split(BANKLAB_RUN_LIBRARIES);
-  // The key: the rewritten source, the headers beside it, the flags and the kit's libraries.
-  std::uint64_t key = fnv(rewritten.text);
-  key = fnv(source.string(), key);
-  for (const auto& f : flags) key = fnv(f, key);
-  for (const auto& dir : includes) key = fnv(dir, key);
-  std::vector<fs::path> inputs;
-  for (const auto& entry : fs::directory_iterator(source.parent_path(), error)) {
-    const std::string ext = entry.path().extension().string();
-    if (ext == ".h" || ext == ".hpp" || ext == ".cuh" || ext == ".inl") inputs.push_back(entry.path());
-  }
-  for (const auto& lib : libraries) inputs.push_back(lib);
-  inputs.push_back(BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT);
-  for (const auto& dir : includes) {
-    for (const auto& entry : fs::recursive_directory_iterator(dir, error)) {
-      if (entry.is_regular_file()) inputs.push_back(entry.path());
+  std::vector<std::string> user_flags;  // -I and -D, for both compilers
+  for (const auto& dir : o.include_dirs) user_flags.push_back("-I" + fs::absolute(dir).string());
+  for (const auto& define : o.defines) user_flags.push_back("-D" + define);
+  // The flags for compiling preprocessed text: the kit's, without its -include.
+  std::vector<std::string> compile_flags;
+  for (std::size_t i = 0; i < flags.size(); ++i) {
+    if (flags[i] == "-include") {
+      ++i;
+      continue;
     }
+    compile_flags.push_back(flags[i]);
   }
-  std::sort(inputs.begin(), inputs.end());
-  for (const auto& input : inputs) key = fnv(input.string() + "\n" + read_file(input), key);
-  char hex[17];
-  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
-  const fs::path final_dir = cache_root() / "run" / (source.stem().string() + "-" + hex);
-  const fs::path final_executable = final_dir / source.stem();
-  if (!o.rebuild && fs::exists(final_executable, error)) return final_executable;
-  // Built in a folder of its own, then renamed into place: two runs of the
-  // same program at once never see a half-written build.
-  const fs::path dir = final_dir.string() + ".building-" + std::to_string(getpid());
-  const fs::path executable = dir / source.stem();
+  // Preprocessed into a scratch folder, which becomes the build folder when
+  // the build is not cached yet; renamed into place at the end, so two runs
+  // of the same program at once never see a half-written build.
+  const fs::path runs = cache_root() / "run";
+  const fs::path dir = runs / (main_source.stem().string() + ".building-" + std::to_string(getpid()));
   fs::remove_all(dir, error);
   fs::create_directories(dir, error);
   if (error) {
@@ -200,68 +233,93 @@ fs::path build(const RunOptions& o) {
               << " (set BANKLAB_CACHE_DIR to a writable folder)\n";
     std::exit(2);
   }
-  // The rewritten copy keeps the original's name and lines for every message.
-  const fs::path copy = dir / (source.stem().string() + ".rewritten.cpp");
-  {
-    std::ofstream out(copy);
-    out << "#line 1 \"" << source.string() << "\"\n" << rewritten.text;
-  }
-  // Headers beside the program that launch kernels are rewritten too, into a
-  // folder searched before the program's own.
-  const fs::path rewritten_headers = dir / "include";
-  fs::create_directories(rewritten_headers, error);
-  for (const auto& header : inputs) {
-    if (header.parent_path() != source.parent_path()) continue;
-    const std::string text = read_file(header);
-    if (text.find("<<<") == std::string::npos) continue;
-    try {
-      const banklab::cli::Rewritten h = banklab::cli::rewrite_launches(text);
-      std::ofstream out(rewritten_headers / header.filename());
-      out << "#line 1 \"" << header.string() << "\"\n" << h.text;
-      rewritten.launches += h.launches;
-    } catch (const banklab::cli::RewriteError& e) {
-      std::cerr << header.string() << ":" << e.line << ": " << e.what() << "\n";
-      fs::remove_all(dir, error);
-      std::exit(2);
-    }
-  }
-  std::cerr << "banklab run: building " << source.filename().string() << " for the CPU emulator ("
-            << rewritten.launches << " kernel launch" << (rewritten.launches == 1 ? "" : "es") << ")\n";
-  std::vector<std::string> compile = {BANKLAB_RUN_CXX,     "-std=c++17",
-                                      "-iquote",           rewritten_headers.string(),
-                                      "-iquote",           source.parent_path().string(),
-                                      "-I" + rewritten_headers.string(),
-                                      "-I" + source.parent_path().string()};
-  for (const auto& inc : includes) compile.push_back("-I" + inc);
-  compile.insert(compile.end(), flags.begin(), flags.end());
-  compile.insert(compile.end(), {"-include", "banklab/cuda_launch.hpp", "-x", "c++", "-c", copy.string(), "-o",
-                                 (dir / "program.o").string()});
-  const std::vector<std::vector<std::string>> steps = {
-      compile,
-      {"sh", BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT, (dir / "dynamic_shared.cpp").string(), (dir / "program.o").string()},
-      {BANKLAB_RUN_CXX, "-c", (dir / "dynamic_shared.cpp").string(), "-o", (dir / "dynamic_shared.o").string()},
+  auto fail = [&](const std::string& output, const std::string& what) {
+    std::cerr << output << "banklab run: " << what << "\n";
+    fs::remove_all(dir, error);
+    std::exit(2);
   };
-  for (const auto& step : steps) {
+  std::uint64_t key = fnv(BANKLAB_RUN_CXX);
+  for (const auto& f : flags) key = fnv(f, key);
+  for (const auto& f : user_flags) key = fnv(f, key);
+  int launches = 0;
+  std::vector<fs::path> units;  // rewritten preprocessed files
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    const fs::path preprocessed = dir / (sources[i].stem().string() + "." + std::to_string(i) + ".ii");
+    std::vector<std::string> preprocess = {BANKLAB_RUN_CXX, "-std=c++17", "-E"};
+    preprocess.insert(preprocess.end(), user_flags.begin(), user_flags.end());
+    for (const auto& inc : includes) preprocess.push_back("-I" + inc);
+    preprocess.insert(preprocess.end(), flags.begin(), flags.end());
+    // nvcc defines these in every CUDA file (not in host files, which the host compiler builds).
+    if (sources[i].extension() == ".cu") preprocess.insert(preprocess.end(), {"-D__CUDACC__", "-D__NVCC__"});
+    preprocess.insert(preprocess.end(), {"-include", "banklab/cuda_launch.hpp", "-x", "c++", sources[i].string(), "-o",
+                                         preprocessed.string()});
     std::string output;
-    if (run_step(step, output) != 0) {
-      std::cerr << output << "banklab run: " << source.filename().string()
-                << " does not build for the CPU emulator (the messages above name the line)\n";
+    if (run_step(preprocess, output) != 0) {
+      fail(output, sources[i].filename().string() + " does not build for the CPU emulator (the messages above name the line)");
+    }
+    const std::string text = read_file(preprocessed);
+    banklab::cli::Rewritten rewritten;
+    try {
+      rewritten = banklab::cli::rewrite_launches(text, includes);
+    } catch (const banklab::cli::RewriteError& e) {
+      std::cerr << origin_of(text, e.line) << ": " << e.what() << "\n";
       fs::remove_all(dir, error);
       std::exit(2);
     }
-    if (!output.empty() && &step == &steps.front()) std::cerr << output;
+    launches += rewritten.launches;
+    std::ofstream(preprocessed) << rewritten.text;
+    key = fnv(rewritten.text, key);
+    units.push_back(preprocessed);
   }
-  std::vector<std::string> link = {BANKLAB_RUN_CXX, "-o", executable.string(), (dir / "program.o").string(),
-                                   (dir / "dynamic_shared.o").string()};
+  for (const auto& input : libraries) key = fnv(input + "\n" + read_file(input), key);
+  key = fnv(read_file(BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT), key);
+  char hex[17];
+  std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
+  const fs::path final_dir = runs / (main_source.stem().string() + "-" + hex);
+  const fs::path final_executable = final_dir / main_source.stem();
+  if (!o.rebuild && fs::exists(final_executable, error)) {
+    fs::remove_all(dir, error);
+    return final_executable;
+  }
+  std::cerr << "banklab run: building " << main_source.filename().string()
+            << (sources.size() > 1 ? " and " + std::to_string(sources.size() - 1) + " more file" +
+                                         (sources.size() > 2 ? "s" : "")
+                                   : "")
+            << " for the CPU emulator (" << launches << " kernel launch" << (launches == 1 ? "" : "es") << ")\n";
+  std::vector<std::string> objects;
+  for (const auto& unit : units) {
+    const std::string object = fs::path(unit).replace_extension(".o").string();
+    std::vector<std::string> compile = {BANKLAB_RUN_CXX, "-std=c++17"};
+    compile.insert(compile.end(), compile_flags.begin(), compile_flags.end());
+    compile.insert(compile.end(), {"-x", "c++-cpp-output", "-c", unit.string(), "-o", object});
+    std::string output;
+    if (run_step(compile, output) != 0) {
+      fail(output, unit.filename().string().substr(0, unit.filename().string().find('.')) +
+                       " does not build for the CPU emulator (the messages above name the line)");
+    }
+    std::cerr << output;
+    objects.push_back(object);
+  }
+  std::vector<std::string> shared = {"sh", BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT, (dir / "dynamic_shared.cpp").string()};
+  shared.insert(shared.end(), objects.begin(), objects.end());
+  for (const auto& step : std::vector<std::vector<std::string>>{
+           shared, {BANKLAB_RUN_CXX, "-c", (dir / "dynamic_shared.cpp").string(), "-o", (dir / "dynamic_shared.o").string()}}) {
+    std::string output;
+    if (run_step(step, output) != 0) fail(output, "the dynamic shared memory of the program could not be defined");
+  }
+  const fs::path executable = dir / main_source.stem();
+  std::vector<std::string> link = {BANKLAB_RUN_CXX, "-o", executable.string()};
+  link.insert(link.end(), objects.begin(), objects.end());
+  link.push_back((dir / "dynamic_shared.o").string());
   link.insert(link.end(), libraries.begin(), libraries.end());
   link.insert(link.end(), {"-ldl", "-lpthread", "-Wl,--emit-relocs"});
   std::string output;
   if (run_step(link, output) != 0) {
-    std::cerr << output << "banklab run: " << source.filename().string() << " does not link (see above)\n";
-    fs::remove_all(dir, error);
-    std::exit(2);
+    fail(output, main_source.filename().string() + " does not link (see above" +
+                     (sources.size() == 1 ? "; a program of several files: banklab run main.cu other.cu ... -- ARGS" : "") +
+                     ")");
   }
-  disassemble_with_nvcc(source, dir);
+  disassemble_with_nvcc(sources, user_flags, dir);
   if (o.rebuild) fs::remove_all(final_dir, error);
   fs::rename(dir, final_dir, error);
   if (error) {
@@ -338,6 +396,12 @@ int main(int argc, char** argv) {
       "its shared-memory instructions, wavefronts, ideal wavefronts and bank conflicts (as Nsight Compute's source "
       "view counts them on an H200), with races, uninitialised reads and out-of-bounds accesses. Options go before "
       "the program; everything after it is the program's.");
+  run_command->add_option("-I,--include-dir", o.include_dirs,
+                          "a folder to search for #include files, as for nvcc (repeatable; the program's own folder "
+                          "is searched already)")
+      ->allow_extra_args(false);
+  run_command->add_option("-D,--define", o.defines, "a macro NAME or NAME=VALUE, as for nvcc (repeatable)")
+      ->allow_extra_args(false);
   run_command->add_option("--kernel", o.kernel, "trace only kernels whose name contains NAME (the others run, untraced)");
   run_command->add_option("--blocks", o.blocks,
                           "trace at most N blocks of each launch, spread over the grid (big launches); every block "
@@ -355,8 +419,11 @@ int main(int argc, char** argv) {
   run_command->add_flag("--rebuild", o.rebuild, "build again even if a cached build exists");
   run_command->prefix_command();  // the program and everything after it are left in remaining()
   run_command->footer(
-      "Usage: banklab run [OPTIONS] PROGRAM.cu [PROGRAM ARGUMENTS...]\n"
-      "Example: banklab run --verbose matmul.cu 512\n"
+      "Usage: banklab run [OPTIONS] PROGRAM.cu [MORE.cu|.cpp ...] [--] [PROGRAM ARGUMENTS...]\n"
+      "The leading .cu/.cpp/.cc/.cxx files are the program (its main in any of them); the first other argument, or "
+      "what follows --, starts the program's arguments.\n"
+      "Examples: banklab run --verbose matmul.cu 512\n"
+      "          banklab run -I ../../Common main.cpp bitonicSort.cu -- 1024\n"
       "The build is cached (BANKLAB_CACHE_DIR, else ~/.cache/banklab). Exit status: the program's; 2 when it does "
       "not build.");
   CLI11_PARSE(app, argc, argv);
@@ -366,8 +433,12 @@ int main(int argc, char** argv) {
       std::cerr << "banklab run: give the CUDA program to run, e.g. banklab run prog.cu (see banklab run --help)\n";
       return 2;
     }
-    o.program = rest.front();
-    o.args.assign(rest.begin() + 1, rest.end());
+    auto arg = rest.begin();
+    if (*arg == "--" && rest.size() > 1) ++arg;
+    o.sources.push_back(*arg++);
+    while (arg != rest.end() && *arg != "--" && is_source_file(*arg)) o.sources.push_back(*arg++);
+    if (arg != rest.end() && *arg == "--") ++arg;
+    o.args.assign(arg, rest.end());
     return run(o);
   }
   return 0;

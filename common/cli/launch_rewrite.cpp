@@ -41,18 +41,87 @@ int line_at(const std::string& s, std::size_t i) {
   return line;
 }
 
+bool is_identifier_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+std::size_t skip_spaces(const std::string& s, std::size_t i) {
+  while (i < s.size() && std::isspace(static_cast<unsigned char>(s[i]))) ++i;
+  return i;
+}
+
+// The length of `cudaLaunchKernel` or `cudaLaunchCooperativeKernel` if a call
+// of one starts at i (the name, then '('), else 0.
+std::size_t launch_call_at(const std::string& s, std::size_t i) {
+  for (const char* call : {"cudaLaunchKernel", "cudaLaunchCooperativeKernel"}) {
+    const std::size_t n = std::char_traits<char>::length(call);
+    if (s.compare(i, n, call) != 0 || (i > 0 && is_identifier_char(s[i - 1])) ||
+        (i + n < s.size() && is_identifier_char(s[i + n]))) {
+      continue;
+    }
+    const std::size_t j = skip_spaces(s, i + n);
+    return j < s.size() && s[j] == '(' ? n : 0;
+  }
+  return 0;
+}
+
+// If the call's first argument (its '(' at or after i) begins with a cast to
+// `void*` or `const void*`: the index of the cast's '(' and just past its ')'.
+bool find_void_cast(const std::string& s, std::size_t i, std::size_t& cast_begin, std::size_t& cast_end) {
+  std::size_t j = skip_spaces(s, s.find('(', i) + 1);
+  if (j >= s.size() || s[j] != '(') return false;
+  cast_begin = j;
+  j = skip_spaces(s, j + 1);
+  if (s.compare(j, 5, "const") == 0 && !is_identifier_char(s[j + 5])) j = skip_spaces(s, j + 5);
+  if (s.compare(j, 4, "void") != 0 || is_identifier_char(s[j + 4])) return false;
+  j = skip_spaces(s, j + 4);
+  if (j >= s.size() || s[j] != '*') return false;
+  j = skip_spaces(s, j + 1);
+  if (j >= s.size() || s[j] != ')') return false;
+  cast_end = j + 1;
+  return true;
+}
+
 }  // namespace
 
-Rewritten rewrite_launches(const std::string& source) {
+Rewritten rewrite_launches(const std::string& source, const std::vector<std::string>& kit_dirs) {
   Rewritten out;
   std::string& text = out.text;
   text.reserve(source.size() + 256);
   std::size_t i = 0;
+  bool in_kit = false;
   while (i < source.size()) {
+    if (!kit_dirs.empty() && (i == 0 || source[i - 1] == '\n')) {
+      const std::size_t end = std::min(source.find('\n', i), source.size() - 1) + 1;
+      if (source[i] == '#' && i + 2 < source.size() && source[i + 1] == ' ' &&
+          std::isdigit(static_cast<unsigned char>(source[i + 2]))) {
+        // A line marker: are the lines after it in one of the kit's headers?
+        const std::size_t open = source.find('"', i);
+        in_kit = false;
+        for (const auto& dir : kit_dirs) in_kit = in_kit || (open < end && source.compare(open + 1, dir.size(), dir) == 0);
+      }
+      if (in_kit || source[i] == '#') {
+        text.append(source, i, end - i);
+        i = end;
+        continue;
+      }
+    }
     const std::size_t skipped = skip_non_code(source, i);
     if (skipped != i) {
       text.append(source, i, skipped - i);
       i = skipped;
+      continue;
+    }
+    if (const std::size_t name = source[i] == 'c' ? launch_call_at(source, i) : 0; name != 0) {
+      ++out.launches;
+      std::size_t cast_begin = 0, cast_end = 0;
+      if (find_void_cast(source, i + name, cast_begin, cast_end)) {
+        // cudaLaunchKernel((void*)kernel, ...): the cast goes (spaces keep the columns).
+        text.append(source, i, cast_begin - i);
+        for (std::size_t k = cast_begin; k < cast_end; ++k) text += source[k] == '\n' ? '\n' : ' ';
+        i = cast_end;
+      } else {
+        text.append(source, i, name);
+        i += name;
+      }
       continue;
     }
     if (source.compare(i, 3, "<<<") != 0) {

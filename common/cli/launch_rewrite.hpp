@@ -3,12 +3,15 @@
 // same line, as
 //   kernel | ::banklab::emu::LaunchConfig(grid, block, shared, stream)
 //          | ::banklab::emu::launch_arguments(args)
-// (banklab/cuda_launch.hpp). Comments, string and character literals are
-// left alone.
+// (banklab/cuda_launch.hpp). The first argument of cudaLaunchKernel and
+// cudaLaunchCooperativeKernel loses a `(void*)` or `(const void*)` cast, so
+// that the kernel's parameter types reach the emulator's launch. Comments,
+// string and character literals are left alone.
 #pragma once
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace banklab::cli {
 
@@ -24,7 +27,9 @@ struct Rewritten {
 };
 
 /// Rewrites every launch of `source`; throws RewriteError for `<<<` without
-/// its `>>>(`.
-Rewritten rewrite_launches(const std::string& source);
+/// its `>>>(`. In preprocessed text, the parts whose line markers
+/// (`# 12 "file"`) name a file under one of `kit_dirs` (the kit's own CUDA
+/// headers) are left as they are, and not counted.
+Rewritten rewrite_launches(const std::string& source, const std::vector<std::string>& kit_dirs = {});
 
 }  // namespace banklab::cli

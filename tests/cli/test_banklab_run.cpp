@@ -107,13 +107,61 @@ TEST_CASE("--kernel traces one kernel, --blocks traces a sample and says so") {
   CHECK(text.out.find("64 blocks, 4 of them traced (--blocks)") != std::string::npos);
 }
 
-TEST_CASE("a launch inside a header beside the program is rewritten too, and reported at the header's lines") {
+TEST_CASE("a launch inside an included header is rewritten too, and reported at the header's lines") {
   const auto r = run_command(banklab_run(program("header_launch.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.status == 0);
   CHECK(r.out.find("add_one: OK") != std::string::npos);
   CHECK(r.out.find("1 launch of add_one(int*)") != std::string::npos);
   CHECK(r.out.find("launch_helpers.cuh:9") != std::string::npos);
+}
+
+TEST_CASE("a program of several files: host main.cpp, kernels.cu, helpers found with -I, launches in either") {
+  const std::string app = program("multi_file/app");
+  const std::string in_app = "cd " + app + " && ";
+  const auto r = run_command(in_app + banklab_run("--rebuild -I ../shared main.cpp kernels.cu -- 256") + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  // The helpers' guards and queries (CUDA's include guards, CUDART_VERSION,
+  // cudaDeviceGetAttribute) and __CUDACC__ in the .cu file only.
+  CHECK(r.out.find("device: compute capability 9.0, 132 multiprocessors") != std::string::npos);
+  CHECK(r.out.find("multi-file program, 256 elements: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("building main.cpp and 1 more file") != std::string::npos);
+  // The launch inside the header of the other folder, and cudaLaunchKernel((void *)kernel, ...).
+  CHECK(r.out.find("1 launch of double_all(float*): 4 blocks, all traced") != std::string::npos);
+  CHECK(r.out.find("double_launch.cuh:9") != std::string::npos);
+  CHECK(r.out.find("1 launch of reverse_block(float*): 4 blocks, all traced") != std::string::npos);
+  CHECK(r.out.find("kernels.cu:15") != std::string::npos);
+
+  // A kernel pointer whose type is gone cannot be called: CUDA's error, and why.
+  const auto untyped = run_command(in_app + banklab_run("-I ../shared main.cpp kernels.cu -- 256 untyped") + " 2>&1");
+  CHECK(untyped.status == 1);
+  CHECK(untyped.out.find("cudaLaunchKernel was given the kernel reverse_block(float*) as a plain pointer") !=
+        std::string::npos);
+  CHECK(untyped.out.find("cudaErrorInvalidDeviceFunction") != std::string::npos);
+
+  // Without -I the helper is not found; without kernels.cu the program does not link.
+  const auto no_include = run_command(in_app + banklab_run("main.cpp kernels.cu") + " 2>&1");
+  CHECK(no_include.status == 2);
+  CHECK(no_include.out.find("checks.h") != std::string::npos);
+  const auto one_file = run_command(in_app + banklab_run("-I ../shared main.cpp") + " 2>&1");
+  CHECK(one_file.status == 2);
+  CHECK(one_file.out.find("undefined reference to `double_on_device(float*, int)'") != std::string::npos);
+  CHECK(one_file.out.find("a program of several files: banklab run main.cu other.cu") != std::string::npos);
+}
+
+TEST_CASE("cudaLaunchCooperativeKernel: a grid sync over one block runs, over several stops at its line") {
+  const auto one = run_command(banklab_run(program("grid_sync.cu") + " 1") + " 2>&1");
+  INFO(one.out);
+  CHECK(one.status == 0);
+  CHECK(one.out.find("grid sync over 1 blocks: OK") != std::string::npos);
+  CHECK(one.out.find("1 launch of sum_then_scale(int const*, int*, int*, int): 1 block, all traced") != std::string::npos);
+  const auto four = run_command(banklab_run(program("grid_sync.cu") + " 4") + " 2>&1");
+  INFO(four.out);
+  CHECK(four.status == 1);
+  CHECK(four.out.find("grid sync over 4 blocks: unspecified launch failure") != std::string::npos);
+  CHECK(four.out.find("crash at grid_sync.cu:24: kernel stopped: a grid-wide sync (this_grid().sync()) over more "
+                      "than one block") != std::string::npos);
 }
 
 TEST_CASE("a kernel fault is a finding with its line, and the program sees CUDA's error") {

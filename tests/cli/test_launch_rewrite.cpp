@@ -68,3 +68,41 @@ TEST_CASE("a launch without its >>> or its arguments is an error naming the line
     CHECK(std::string(e.what()).find("not followed by its arguments") != std::string::npos);
   }
 }
+
+TEST_CASE("cudaLaunchKernel and cudaLaunchCooperativeKernel lose a void* cast of their kernel, lines kept") {
+  const std::string source =
+      "cudaLaunchKernel((void*)k, g, b, args, 0, s);\n"
+      "cudaLaunchCooperativeKernel( (const void *) reduce<256>, g, b, args);\n"
+      "cudaLaunchKernel(kernel, g, b, args);\n"
+      "my_cudaLaunchKernel((void*)k, g, b, args);\n"
+      "cudaLaunchKernel((void**)k, g, b, args);\n";
+  const auto r = rewrite_launches(source);
+  CHECK(r.launches == 4);
+  CHECK(r.text ==
+        "cudaLaunchKernel(       k, g, b, args, 0, s);\n"
+        "cudaLaunchCooperativeKernel(                reduce<256>, g, b, args);\n"
+        "cudaLaunchKernel(kernel, g, b, args);\n"
+        "my_cudaLaunchKernel((void*)k, g, b, args);\n"
+        "cudaLaunchKernel((void**)k, g, b, args);\n");
+}
+
+TEST_CASE("preprocessed text: the kit's own headers are left alone and not counted, the program's lines are rewritten") {
+  const std::string source =
+      "# 1 \"/home/me/prog.cu\"\n"
+      "# 1 \"/kit/include/banklab/cuda_launch.hpp\" 1\n"
+      "template <class K> int cudaLaunchKernel(K kernel, void** args) { return cudaLaunchKernel(kernel, args); }\n"
+      "#pragma GCC diagnostic push\n"
+      "int weird = a<<<b;\n"
+      "# 5 \"/home/me/prog.cu\" 2\n"
+      "#pragma unroll\n"
+      "k<<<1, 32>>>(x);\n"
+      "cudaLaunchKernel((void*)k, args);\n";
+  const auto r = rewrite_launches(source, {"/kit/include", "/kit/compat"});
+  CHECK(r.launches == 2);
+  CHECK(lines(r.text) == lines(source));
+  CHECK(r.text.find("return cudaLaunchKernel(kernel, args); }\n#pragma GCC diagnostic push\nint weird = a<<<b;\n") !=
+        std::string::npos);
+  CHECK(r.text.find("#pragma unroll\nk | ::banklab::emu::LaunchConfig(1, 32) | ::banklab::emu::launch_arguments(x);\n") !=
+        std::string::npos);
+  CHECK(r.text.find("cudaLaunchKernel(       k, args);") != std::string::npos);
+}

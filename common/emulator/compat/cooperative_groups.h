@@ -2,7 +2,8 @@
 // (static and dynamic size) with their sync, shuffles and votes, coalesced
 // groups, and reduce (<cooperative_groups/reduce.h>). A grid-wide sync needs
 // every block resident at once, which the emulator (one block at a time)
-// cannot give: this_grid().sync() fails to compile with a message.
+// cannot give: this_grid().sync() over several blocks stops the launch with
+// a finding naming the line (over one block it is the block's barrier).
 #pragma once
 
 #include "banklab/cuda_host.hpp"
@@ -126,11 +127,19 @@ void sync(const Group& group) {
 
 class grid_group {
  public:
-  template <bool Never = false>
+  /// One block: the block's barrier. More: the emulator runs blocks one after
+  /// another, so no block can wait for the others; the launch stops here
+  /// with a finding that says so.
   void sync() const {
-    static_assert(Never, "the BankLab CPU emulator runs one block at a time: a grid-wide sync (this_grid().sync()) "
-                         "cannot be emulated");
+    if (gridDim.x * gridDim.y * gridDim.z == 1) {
+      __syncthreads();
+      return;
+    }
+    banklab::emu::detail::unsupported(
+        "a grid-wide sync (this_grid().sync()) over more than one block, which the emulator cannot run (it runs "
+        "blocks one after another); split the kernel in two launches at this line");
   }
+  bool is_valid() const { return true; }
   unsigned long long size() const {
     return static_cast<unsigned long long>(gridDim.x) * gridDim.y * gridDim.z * blockDim.x * blockDim.y * blockDim.z;
   }

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <memory>
 #include <sstream>
+#include <utility>
 
 #include "runtime.hpp"
 #include "symbols.hpp"
@@ -134,10 +135,18 @@ std::string seconds_text(double seconds) {
 // system headers: the line of kernel code that was running. 0 if there is none.
 std::uintptr_t kernel_frame() {
   if (rt().crash.frame_count <= 1) return 0;
-  static const std::string emulator_dir = [] {
+  // common/emulator/src/, and the kit's CUDA headers beside it (include/, compat/).
+  static const std::string src_dir = [] {
     const std::string file = __FILE__;
     return file.substr(0, file.rfind('/') + 1);
   }();
+  static const std::string emulator_dir = src_dir.substr(0, src_dir.rfind('/', src_dir.size() - 2) + 1);
+  auto kit_code = [](const std::string& file) {
+    for (const char* dir : {"src/", "include/", "compat/"}) {
+      if (file.rfind(emulator_dir + dir, 0) == 0) return true;
+    }
+    return false;
+  };
   std::vector<std::uintptr_t> frames;
   for (int i = 1; i < rt().crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(rt().crash.frames[i]));
   const auto lines = resolve(frames);
@@ -145,7 +154,7 @@ std::uintptr_t kernel_frame() {
     const auto found = lines.find(frame);
     // Not the emulator's own code, nor a system header it inlined (the
     // timer may stop the thread inside a hook that frees a std::string).
-    if (found != lines.end() && found->second.line > 0 && found->second.file.rfind(emulator_dir, 0) != 0 &&
+    if (found != lines.end() && found->second.line > 0 && !kit_code(found->second.file) &&
         found->second.file.rfind("/usr/", 0) != 0)
       return frame;
   }
@@ -153,6 +162,11 @@ std::uintptr_t kernel_frame() {
 }
 
 }  // namespace
+
+void unsupported(const char* what) {
+  rt().crash.unsupported = what;
+  std::abort();  // the signal handler stops the launch; report_crash names `what` at the kernel's line
+}
 
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks) {
   const Thread* t = rt().crash.thread;
@@ -176,6 +190,9 @@ void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, s
     return;
   }
   std::string message = "kernel crashed: " + signal_text(rt().crash.signal) + " in " + who;
+  if (const char* what = std::exchange(rt().crash.unsupported, nullptr); what != nullptr) {
+    message = std::string("kernel stopped: ") + what + ", in " + who;
+  }
   FindingKind kind = FindingKind::kCrash;
   std::string detail;
   if (rt().crash.signal == SIGSEGV || rt().crash.signal == SIGBUS) {

@@ -4,6 +4,7 @@
 // the next cudaGetLastError, a crashed kernel by every later call).
 #include <sys/sysinfo.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -121,6 +122,7 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     case cudaErrorLaunchTimeout: return "cudaErrorLaunchTimeout";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDeviceFunction: return "cudaErrorInvalidDeviceFunction";
     case cudaErrorInvalidDevice: return "cudaErrorInvalidDevice";
     case cudaErrorInvalidResourceHandle: return "cudaErrorInvalidResourceHandle";
     case cudaErrorNotReady: return "cudaErrorNotReady";
@@ -139,6 +141,7 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorLaunchFailure: return "unspecified launch failure";
     case cudaErrorLaunchTimeout: return "the launch timed out and was terminated";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDeviceFunction: return "invalid device function";
     case cudaErrorInvalidDevice: return "invalid device ordinal";
     case cudaErrorInvalidResourceHandle: return "invalid resource handle";
     case cudaErrorNotReady: return "device not ready";
@@ -208,16 +211,55 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
   switch (attribute) {
     case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
     case cudaDevAttrMaxBlockDimX: *value = p.maxThreadsDim[0]; break;
+    case cudaDevAttrMaxBlockDimY: *value = p.maxThreadsDim[1]; break;
+    case cudaDevAttrMaxBlockDimZ: *value = p.maxThreadsDim[2]; break;
+    case cudaDevAttrMaxGridDimX: *value = p.maxGridSize[0]; break;
+    case cudaDevAttrMaxGridDimY: *value = p.maxGridSize[1]; break;
+    case cudaDevAttrMaxGridDimZ: *value = p.maxGridSize[2]; break;
     case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrTotalConstantMemory: *value = static_cast<int>(p.totalConstMem); break;
     case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMaxPitch: *value = static_cast<int>(std::min<std::size_t>(p.memPitch, 2147483647)); break;
+    case cudaDevAttrMaxRegistersPerBlock: *value = p.regsPerBlock; break;
     case cudaDevAttrClockRate: *value = p.clockRate; break;
+    case cudaDevAttrTextureAlignment: *value = static_cast<int>(p.textureAlignment); break;
+    case cudaDevAttrGpuOverlap: *value = p.deviceOverlap; break;
     case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrKernelExecTimeout: *value = p.kernelExecTimeoutEnabled; break;
+    case cudaDevAttrIntegrated: *value = p.integrated; break;
+    case cudaDevAttrCanMapHostMemory: *value = p.canMapHostMemory; break;
+    case cudaDevAttrComputeMode: *value = p.computeMode; break;
+    case cudaDevAttrConcurrentKernels: *value = p.concurrentKernels; break;
+    case cudaDevAttrEccEnabled: *value = p.ECCEnabled; break;
+    case cudaDevAttrMemoryClockRate: *value = p.memoryClockRate; break;
+    case cudaDevAttrGlobalMemoryBusWidth: *value = p.memoryBusWidth; break;
+    case cudaDevAttrL2CacheSize: *value = p.l2CacheSize; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrAsyncEngineCount: *value = p.asyncEngineCount; break;
+    case cudaDevAttrUnifiedAddressing: *value = p.unifiedAddressing; break;
     case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
     case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
     case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    case cudaDevAttrMaxRegistersPerMultiprocessor: *value = p.regsPerMultiprocessor; break;
+    case cudaDevAttrManagedMemory: *value = p.managedMemory; break;
+    case cudaDevAttrConcurrentManagedAccess: *value = p.concurrentManagedAccess; break;
+    case cudaDevAttrCooperativeLaunch: *value = p.cooperativeLaunch; break;
     case cudaDevAttrMaxSharedMemoryPerBlockOptin: *value = static_cast<int>(p.sharedMemPerBlockOptin); break;
+    case cudaDevAttrMaxBlocksPerMultiprocessor: *value = p.maxBlocksPerMultiProcessor; break;
     default: return cudaErrorInvalidValue;
   }
+  return cudaSuccess;
+}
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*, int block_size,
+                                                          std::size_t dynamic_shared_bytes) {
+  if (blocks == nullptr || block_size <= 0 || block_size > 1024) return cudaErrorInvalidValue;
+  cudaDeviceProp p;
+  cudaGetDeviceProperties(&p, 0);
+  const int warps = (block_size + 31) / 32;
+  int n = std::min(p.maxThreadsPerMultiProcessor / (warps * 32), p.maxBlocksPerMultiProcessor);
+  const std::size_t per_block = dynamic_shared_bytes + static_cast<std::size_t>(p.reservedSharedMemPerBlock);
+  n = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(n), p.sharedMemPerMultiprocessor / per_block));
+  *blocks = dynamic_shared_bytes > p.sharedMemPerBlockOptin ? 0 : n;
   return cudaSuccess;
 }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }

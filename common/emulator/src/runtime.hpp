@@ -133,6 +133,7 @@ struct CrashInfo {
   // return addresses lead back to the kernel's line.
   void* frames[32] = {};
   int frame_count = 0;
+  const char* unsupported = nullptr;  // set by unsupported(): what the kernel asked for
 };
 
 // Everything one OS thread needs to run blocks. The launching thread uses

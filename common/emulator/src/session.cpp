@@ -271,3 +271,23 @@ void program_launch(const LaunchConfig& config, const void* kernel, void (*invok
 }
 
 }  // namespace banklab::emu::detail
+
+namespace {
+cudaError_t untyped_launch(const char* call, const void* kernel) {
+  std::fflush(stdout);
+  std::fprintf(stderr,
+               "banklab run: %s was given the kernel %s as a plain pointer (const void*), so the emulator cannot "
+               "know its parameters: pass the kernel itself, e.g. %s(my_kernel, grid, block, args), or launch it "
+               "with my_kernel<<<grid, block>>>(...)\n",
+               call, banklab::emu::detail::function_name(kernel).demangled.c_str(), call);
+  banklab::emu::detail::set_launch_error(cudaErrorInvalidDeviceFunction, false);
+  return cudaErrorInvalidDeviceFunction;
+}
+}  // namespace
+
+cudaError_t cudaLaunchKernel(const void* kernel, dim3, dim3, void**, std::size_t, cudaStream_t) {
+  return untyped_launch("cudaLaunchKernel", kernel);
+}
+cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3, dim3, void**, std::size_t, cudaStream_t) {
+  return untyped_launch("cudaLaunchCooperativeKernel", kernel);
+}

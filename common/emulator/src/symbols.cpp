@@ -293,11 +293,11 @@ SharedSymbols shared_symbols(const void* kernel) {
 
 namespace {
 
-// Frames inside the compatibility headers (a float4 copy constructor, say)
-// are not where the student's access is: report the caller's line instead.
+// Frames inside the kit's CUDA headers (a float4 copy constructor, a
+// cooperative group's sync) are not where the student's code is: report the
+// caller's line instead.
 bool in_emulator_header(const std::string& file) {
-  return file.find("banklab/cuda_types.hpp") != std::string::npos ||
-         file.find("banklab/cuda_host.hpp") != std::string::npos;
+  return file.find("banklab/cuda_") != std::string::npos || file.find("/emulator/compat/") != std::string::npos;
 }
 
 SourceLocation parse_frame(const std::string& function, const std::string& file_line) {

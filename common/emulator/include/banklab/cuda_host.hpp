@@ -76,6 +76,10 @@ std::uint64_t shuffle(unsigned mask, std::uint64_t value, int source);
 int lane_id();
 // A warp reduction or match (op: the runtime's WarpOp) over the lanes of `mask`.
 std::uint64_t warp_reduce(unsigned mask, std::uint64_t value, int op);
+// Stops the launch at the calling line of kernel code with a finding that
+// names `what`: a CUDA construct the emulator cannot run (kept a runtime
+// stop, so that a program whose other kernels run still compiles).
+[[noreturn]] void unsupported(const char* what);
 }  // namespace banklab::emu::detail
 
 // Warp reductions and matches (compute capability 7.0 / 8.0 and up).

@@ -68,4 +68,36 @@ void operator|(const PendingLaunch<Params...>& pending, LaunchArguments<Args...>
   detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
 }
 
+/// cudaLaunchKernel's arguments: args[i] points at the i-th parameter's value.
+template <class... Params, std::size_t... I>
+void launch_with_argument_array(void (*kernel)(Params...), const LaunchConfig& config, void** args,
+                                std::index_sequence<I...>) {
+  kernel | config | launch_arguments(*static_cast<std::decay_t<Params>*>(args[I])...);
+}
+
 }  // namespace banklab::emu
+
+// The runtime API's launch calls. `banklab run` drops a `(void*)` cast of
+// their kernel argument (common/cli/launch_rewrite.cpp), so that the kernel's
+// parameter types are known here. Grid-wide sync is not available (the
+// emulator runs blocks one after another): a cooperative launch runs as a
+// plain one, and this_grid().sync() does not compile.
+template <class... Params>
+cudaError_t cudaLaunchKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args,
+                             std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  if (sizeof...(Params) > 0 && args == nullptr) return cudaErrorInvalidValue;
+  ::banklab::emu::launch_with_argument_array(kernel, ::banklab::emu::LaunchConfig(grid, block, shared_bytes, stream),
+                                             args, std::index_sequence_for<Params...>{});
+  return cudaPeekAtLastError();
+}
+template <class... Params>
+cudaError_t cudaLaunchCooperativeKernel(void (*kernel)(Params...), dim3 grid, dim3 block, void** args,
+                                        std::size_t shared_bytes = 0, cudaStream_t stream = nullptr) {
+  return cudaLaunchKernel(kernel, grid, block, args, shared_bytes, stream);
+}
+/// A kernel given as `const void*` (a cast `banklab run` could not see through):
+/// its parameter types are unknown, so it cannot be called.
+cudaError_t cudaLaunchKernel(const void* kernel, dim3 grid, dim3 block, void** args, std::size_t shared_bytes = 0,
+                             cudaStream_t stream = nullptr);
+cudaError_t cudaLaunchCooperativeKernel(const void* kernel, dim3 grid, dim3 block, void** args,
+                                        std::size_t shared_bytes = 0, cudaStream_t stream = nullptr);

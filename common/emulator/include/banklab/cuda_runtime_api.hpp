@@ -8,6 +8,31 @@
 #include <cstddef>
 #include <cstring>
 
+// The include guards and version of CUDA's own runtime headers, which nvcc
+// includes in every CUDA file: helper code tests them (#ifdef
+// __DRIVER_TYPES_H__ ...) before using the runtime API.
+#ifndef __CUDA_RUNTIME_H__
+#define __CUDA_RUNTIME_H__
+#endif
+#ifndef __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_API_H__
+#endif
+#ifndef __DRIVER_TYPES_H__
+#define __DRIVER_TYPES_H__
+#endif
+#ifndef __VECTOR_TYPES_H__
+#define __VECTOR_TYPES_H__
+#endif
+#ifndef __HOST_DEFINES_H__
+#define __HOST_DEFINES_H__
+#endif
+#ifndef __DEVICE_LAUNCH_PARAMETERS_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#endif
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 13000
+#endif
+
 enum cudaError_t {
   cudaSuccess = 0,
   cudaErrorInvalidValue = 1,
@@ -16,6 +41,7 @@ enum cudaError_t {
   cudaErrorLaunchFailure = 4,
   cudaErrorLaunchTimeout = 6,
   cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
   cudaErrorNotReady = 600,
@@ -42,17 +68,51 @@ enum cudaFuncAttribute {
   cudaFuncAttributeMaxDynamicSharedMemorySize = 8,
   cudaFuncAttributePreferredSharedMemoryCarveout = 9
 };
+// CUDA's numbering; cudaDeviceGetAttribute answers each from cudaDeviceProp.
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1,
   cudaDevAttrMaxBlockDimX = 2,
+  cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5,
+  cudaDevAttrMaxGridDimY = 6,
+  cudaDevAttrMaxGridDimZ = 7,
   cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrTotalConstantMemory = 9,
   cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxPitch = 11,
+  cudaDevAttrMaxRegistersPerBlock = 12,
   cudaDevAttrClockRate = 13,
+  cudaDevAttrTextureAlignment = 14,
+  cudaDevAttrGpuOverlap = 15,
   cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrKernelExecTimeout = 17,
+  cudaDevAttrIntegrated = 18,
+  cudaDevAttrCanMapHostMemory = 19,
+  cudaDevAttrComputeMode = 20,
+  cudaDevAttrConcurrentKernels = 31,
+  cudaDevAttrEccEnabled = 32,
+  cudaDevAttrMemoryClockRate = 36,
+  cudaDevAttrGlobalMemoryBusWidth = 37,
+  cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrAsyncEngineCount = 40,
+  cudaDevAttrUnifiedAddressing = 41,
   cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76,
   cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
-  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82,
+  cudaDevAttrManagedMemory = 83,
+  cudaDevAttrConcurrentManagedAccess = 89,
+  cudaDevAttrCooperativeLaunch = 95,
+  cudaDevAttrMaxSharedMemoryPerBlockOptin = 97,
+  cudaDevAttrMaxBlocksPerMultiprocessor = 106
+};
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0,
+  cudaComputeModeExclusive = 1,
+  cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 
 struct CUstream_st;
@@ -191,6 +251,17 @@ cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute, int) {
 template <class F>
 cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
   return cudaSuccess;
+}
+/// Resident blocks per multiprocessor as an H200 bounds them by threads (2048),
+/// blocks (32) and shared memory (228 KiB, 1 KiB reserved per block); the
+/// emulator does not know a kernel's registers, which may bound it lower on a GPU.
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void* kernel, int block_size,
+                                                          std::size_t dynamic_shared_bytes);
+template <class F>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* kernel, int block_size,
+                                                          std::size_t dynamic_shared_bytes) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, reinterpret_cast<const void*>(kernel), block_size,
+                                                       dynamic_shared_bytes);
 }
 
 // Constant (and any global) memory is host memory: copies to and from a symbol

@@ -1,0 +1,30 @@
+// The kernels of the multi-file program (see main.cpp): one launched through
+// a helper header of another folder, one through cudaLaunchKernel.
+#include "checks.h"
+#include "double_launch.cuh"
+
+#ifndef __CUDACC__
+#error "kernels.cu is CUDA: __CUDACC__ must be defined, as nvcc defines it"
+#endif
+
+__global__ void reverse_block(float* data) {
+  __shared__ float staged[64];
+  const int base = blockIdx.x * 64;
+  staged[threadIdx.x] = data[base + threadIdx.x];
+  __syncthreads();
+  data[base + threadIdx.x] = staged[63 - threadIdx.x];  // REVERSE_READ
+}
+
+void double_on_device(float* data, int n) { launch_double(data, n); }
+
+void reverse_on_device(float* data, int n, bool untyped_call) {
+  void* args[] = {&data};
+  if (untyped_call) {
+    // A kernel pointer whose type is gone: the emulator must say it cannot call it.
+    const void* kernel = reinterpret_cast<const void*>(reverse_block);
+    CHECK_CUDA(cudaLaunchKernel(kernel, dim3(n / 64), dim3(64), args, 0, 0));
+  } else {
+    CHECK_CUDA(cudaLaunchKernel((void *)reverse_block, dim3(n / 64), dim3(64), args, 0, 0));
+  }
+  CHECK_CUDA(cudaDeviceSynchronize());
+}
