@@ -125,6 +125,7 @@ TEST_CASE("a program of several files: host main.cpp, kernels.cu, helpers found 
   // The helpers' guards and queries (CUDA's include guards, CUDART_VERSION,
   // cudaDeviceGetAttribute) and __CUDACC__ in the .cu file only.
   CHECK(r.out.find("device: compute capability 9.0, 132 multiprocessors") != std::string::npos);
+  CHECK(r.out.find("constant memory symbols: OK") != std::string::npos);
   CHECK(r.out.find("multi-file program, 256 elements: OK (0 wrong)") != std::string::npos);
   CHECK(r.out.find("building main.cpp and 1 more file") != std::string::npos);
   // The launch inside the header of the other folder, and cudaLaunchKernel((void *)kernel, ...).

@@ -274,9 +274,31 @@ cudaError_t cudaMemcpyToSymbol(T& symbol, const void* source, std::size_t bytes,
   return cudaSuccess;
 }
 template <class T>
+cudaError_t cudaMemcpyToSymbolAsync(T& symbol, const void* source, std::size_t bytes, std::size_t offset = 0,
+                                    cudaMemcpyKind kind = cudaMemcpyHostToDevice, cudaStream_t = nullptr) {
+  return cudaMemcpyToSymbol(symbol, source, bytes, offset, kind);
+}
+template <class T>
+cudaError_t cudaGetSymbolAddress(void** address, T& symbol) {
+  if (address == nullptr) return cudaErrorInvalidValue;
+  *address = const_cast<void*>(static_cast<const void*>(&symbol));
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaGetSymbolSize(std::size_t* size, const T&) {
+  if (size == nullptr) return cudaErrorInvalidValue;
+  *size = sizeof(T);
+  return cudaSuccess;
+}
+template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* destination, const T& symbol, std::size_t bytes, std::size_t offset = 0,
                                  cudaMemcpyKind = cudaMemcpyDeviceToHost) {
   if (offset + bytes > sizeof(T)) return cudaErrorInvalidValue;
   std::memcpy(destination, reinterpret_cast<const char*>(&symbol) + offset, bytes);
   return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbolAsync(void* destination, const T& symbol, std::size_t bytes, std::size_t offset = 0,
+                                      cudaMemcpyKind kind = cudaMemcpyDeviceToHost, cudaStream_t = nullptr) {
+  return cudaMemcpyFromSymbol(destination, symbol, bytes, offset, kind);
 }

@@ -28,3 +28,18 @@ void reverse_on_device(float* data, int n, bool untyped_call) {
   }
   CHECK_CUDA(cudaDeviceSynchronize());
 }
+
+// Constant memory through the symbol calls: copied in, its address taken, copied back.
+__constant__ float scale_table[4];
+
+bool symbols_round_trip() {
+  const float in[4] = {1.0f, 2.0f, 3.0f, 4.0f};
+  float out[4] = {};
+  void* address = nullptr;
+  size_t size = 0;
+  CHECK_CUDA(cudaMemcpyToSymbolAsync(scale_table, in, sizeof in, 0, cudaMemcpyHostToDevice, 0));
+  CHECK_CUDA(cudaGetSymbolAddress(&address, scale_table));
+  CHECK_CUDA(cudaGetSymbolSize(&size, scale_table));
+  CHECK_CUDA(cudaMemcpyFromSymbolAsync(out, scale_table, sizeof out, 0, cudaMemcpyDeviceToHost, 0));
+  return size == sizeof in && static_cast<const float*>(address)[3] == 4.0f && out[0] == 1.0f && out[3] == 4.0f;
+}

@@ -18,6 +18,7 @@
 
 void double_on_device(float* data, int n);                     // kernels.cu
 void reverse_on_device(float* data, int n, bool untyped_call);  // kernels.cu
+bool symbols_round_trip();                                      // kernels.cu
 
 int main(int argc, char** argv) {
   const int n = argc > 1 ? std::atoi(argv[1]) : 256;
@@ -27,6 +28,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   print_device();
+  std::printf("constant memory symbols: %s\n", symbols_round_trip() ? "OK" : "WRONG");
   std::vector<float> host(n);
   for (int i = 0; i < n; ++i) host[i] = static_cast<float>(i);
   float* data = nullptr;
