@@ -15,6 +15,7 @@
 #include "batch.hpp"
 #include "output.hpp"
 #include "process.hpp"
+#include "quiz.hpp"
 #include "rubric.hpp"
 
 namespace {
@@ -75,6 +76,46 @@ void print_list(const Rubric& rubric) {
   }
 }
 
+// grader --lab quiz: the answers file graded against the quiz's key.
+int grade_quiz(const Config& config, const std::string& impl, bool solutions, const std::string& submissions,
+               bool list, const std::string& format, bool verbose) {
+  const Rubric rubric = quiz::rubric();
+  if (list) {
+    std::cout << "quiz: " << rubric.checks.size() << " questions, 1 point each\n";
+    for (const std::string& part : rubric.parts) {
+      std::cout << "== " << part << " ==\n";
+      for (const Check& c : rubric.checks) {
+        if (c.part == part) std::cout << "  " << c.points << " point  " << c.name << "\n";
+      }
+    }
+    return 0;
+  }
+  if (!submissions.empty()) {
+    throw std::invalid_argument("--submissions grades stages; grade each quiz answers file with --lab quiz --impl FILE");
+  }
+  const std::string path = !impl.empty() ? impl
+                           : solutions   ? config.source_dir + "/solutions/quiz/answers.txt"
+                                         : config.source_dir + "/labs/quiz/answers.txt";
+  std::map<int, std::string> answers;
+  try {
+    answers = quiz::read_answers(path);
+  } catch (const quiz::AnswersError& error) {
+    std::cerr << "grader: " << error.what() << "\n";
+    return kUsageError;
+  }
+  const std::vector<GradeResult> results = {quiz::grade(rubric, answers, path)};
+  if (format == "text") {
+    std::cout << format_text(results[0], verbose);
+  } else if (format == "json") {
+    std::cout << format_json(results[0]).dump(2) << "\n";
+  } else if (format == "gradescope") {
+    std::cout << format_gradescope(results).dump(2) << "\n";
+  } else {
+    std::cout << format_junit(results);
+  }
+  return results[0].full_marks() ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,6 +134,7 @@ int main(int argc, char** argv) {
   bool verbose = false;
   bool list = false;
   bool build_only = false;
+  bool quiz_template = false;
   double time_limit = 60;
   double memory_limit_gib = 4;
   double build_time_limit = 300;
@@ -100,7 +142,7 @@ int main(int argc, char** argv) {
   std::string gradebook;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool regrade = false;
-  app.add_option("--lab", lab_text, "the stage to grade: 3, or all")->required();
+  app.add_option("--lab", lab_text, "the stage to grade: 3, or all; quiz grades labs/quiz/answers.txt")->required();
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
   auto* impl_opt = app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
                        ->excludes(solutions_opt);
@@ -123,6 +165,8 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the random inputs (default: random, always printed)");
   app.add_flag("--verbose", verbose, "show every check's details, also when it passes");
   app.add_flag("--list", list, "list the checks of the lab and their points, then stop");
+  app.add_flag("--template", quiz_template,
+               "with --lab quiz: print an empty answers file (a fresh labs/quiz/answers.txt), then stop");
   app.add_flag("--build-only", build_only,
                "build the implementation for the CPU emulator and (where nvcc is) the GPU, then stop:\n"
                "prepares a build folder for a GPU machine that has no compilers");
@@ -153,6 +197,14 @@ int main(int argc, char** argv) {
 
   try {
     const Config config = load_config(argv[0]);
+    if (lab_text == "quiz") {
+      if (quiz_template) {
+        std::cout << quiz::answers_template();
+        return 0;
+      }
+      return grade_quiz(config, impl, solutions, submissions, list, format, verbose);
+    }
+    if (quiz_template) throw std::invalid_argument("--template is for the quiz: grader --lab quiz --template");
     std::vector<int> labs;
     if (lab_text == "all") {
       for (const auto& [number, files] : config.labs) labs.push_back(number);
@@ -232,11 +284,11 @@ int main(int argc, char** argv) {
         if (format == "gradescope") {
           // Gradescope shows results.json, not stderr: a submission that does
           // not build gets 0 and the compiler's message there.
-          const nlohmann::json results = {
+          const nlohmann::json report = {
               {"score", 0},
               {"output", std::string(error.what()) + "\n" + error.output()},
               {"tests", nlohmann::json::array()}};
-          std::cout << results.dump(2) << "\n";
+          std::cout << report.dump(2) << "\n";
         }
         std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
         if (error.compiler_error()) {

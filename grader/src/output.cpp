@@ -52,13 +52,22 @@ std::string score_line(const GradeResult& r) {
   return line;
 }
 
+// "lab 3", or "quiz" for the quiz (which has no lab number, backend or seed).
+std::string label(const GradeResult& r) {
+  return r.rubric->lab == 0 ? r.rubric->title : "lab " + std::to_string(r.rubric->lab);
+}
+
 }  // namespace
 
 std::string format_text(const GradeResult& r, bool verbose) {
   std::ostringstream out;
-  out << "BankLab grader: lab " << r.rubric->lab << " (" << r.rubric->title << "), " << r.implementation << "\n";
-  out << "backend: " << r.backend << " (" << r.backend_reason << "); seed " << r.seed << " (rerun with --seed "
-      << r.seed << ")\n";
+  if (r.rubric->lab == 0) {
+    out << "BankLab grader: " << label(r) << ", " << r.implementation << "\n";
+  } else {
+    out << "BankLab grader: lab " << r.rubric->lab << " (" << r.rubric->title << "), " << r.implementation << "\n";
+    out << "backend: " << r.backend << " (" << r.backend_reason << "); seed " << r.seed << " (rerun with --seed "
+        << r.seed << ")\n";
+  }
   for (const std::string& part : r.rubric->parts) {
     double part_score = 0, part_max = 0;
     bool any = false;
@@ -67,7 +76,8 @@ std::string format_text(const GradeResult& r, bool verbose) {
       if (!any) out << "== " << part << " ==\n";
       any = true;
       out << c.check->name << ": " << to_string(c.outcome.status);
-      if (c.outcome.status != Status::kSkip) out << " (" << std::fixed << std::setprecision(1) << c.seconds << "s)";
+      if (c.outcome.status != Status::kSkip && r.rubric->lab != 0)
+        out << " (" << std::fixed << std::setprecision(1) << c.seconds << "s)";
       out << std::defaultfloat << "\n";
       if (!c.outcome.reason.empty() && (c.outcome.status != Status::kPass || verbose)) {
         out << indent(c.outcome.reason, "    ");
@@ -108,6 +118,10 @@ nlohmann::json format_json(const GradeResult& r) {
                       {"seconds", c.seconds},
                       {"output", c.outcome.reason}});
   }
+  if (r.rubric->lab == 0) {
+    return {{"lab", label(r)}, {"implementation", r.implementation}, {"score", r.score}, {"max_score", r.max_score},
+            {"parts", parts}, {"checks", checks}};
+  }
   return {{"lab", r.rubric->lab},
           {"title", r.rubric->title},
           {"implementation", r.implementation},
@@ -127,11 +141,11 @@ nlohmann::json format_gradescope(const std::vector<GradeResult>& results) {
   std::string summary;
   for (const GradeResult& r : results) {
     score += r.score;
-    summary += "lab " + std::to_string(r.rubric->lab) + ": " + score_line(r) + "; backend " + r.backend + ", seed " +
-               std::to_string(r.seed) + "\n";
+    summary += label(r) + ": " + score_line(r) +
+               (r.rubric->lab == 0 ? "" : "; backend " + r.backend + ", seed " + std::to_string(r.seed)) + "\n";
     for (const CheckResult& c : r.results) {
       const bool skipped = c.outcome.status == Status::kSkip;
-      nlohmann::json test = {{"name", "lab " + std::to_string(r.rubric->lab) + ": " + c.check->name},
+      nlohmann::json test = {{"name", label(r) + ": " + c.check->name},
                              {"score", c.score},
                              {"max_score", skipped ? 0.0 : c.check->points},
                              {"status", c.outcome.status == Status::kFail ? "failed" : "passed"},
@@ -154,11 +168,13 @@ std::string format_junit(const std::vector<GradeResult>& results) {
       skipped += c.outcome.status == Status::kSkip;
       seconds += c.seconds;
     }
-    out << "  <testsuite name=\"lab " << r.rubric->lab << " (" << xml_escape(r.rubric->title) << ")\" tests=\""
+    out << "  <testsuite name=\"" << xml_escape(r.rubric->lab == 0 ? label(r) : label(r) + " (" + r.rubric->title + ")")
+        << "\" tests=\""
         << r.results.size() << "\" failures=\"" << failures << "\" skipped=\"" << skipped << "\" time=\"" << seconds
         << "\">\n";
     for (const CheckResult& c : r.results) {
-      out << "    <testcase classname=\"lab" << r.rubric->lab << "." << xml_escape(c.check->part) << "\" name=\""
+      out << "    <testcase classname=\"" << (r.rubric->lab == 0 ? r.rubric->title : "lab" + std::to_string(r.rubric->lab))
+          << "." << xml_escape(c.check->part) << "\" name=\""
           << xml_escape(c.check->name) << "\" time=\"" << c.seconds << "\"";
       if (c.outcome.status == Status::kPass) {
         out << "/>\n";

@@ -1,0 +1,72 @@
+// The graded quiz (grader --lab quiz): questions for every stage, the
+// answers file a student fills in (labs/quiz/answers.txt), and its grading.
+// Numeric answers are costs of one warp access: each such question holds the
+// access, the bank model must give its answer (tests/grader/test_quiz.cpp),
+// and a wrong answer is told the banksim command that shows the right one.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "banklab/bank_model.hpp"
+#include "rubric.hpp"
+
+namespace banklab::grader::quiz {
+
+enum class Kind {
+  kChoice,   ///< one letter
+  kChoices,  ///< every right letter, no wrong one
+  kNumber,   ///< a whole number
+};
+
+/// What a numeric question asks of its access.
+enum class Measure {
+  kWavefronts,  ///< the wavefronts of the warp instruction
+  kBankOfLane0, ///< the bank lane 0's word is in
+};
+
+struct Question {
+  int number = 0;
+  std::string part;   ///< the stage it tests ("stage 1: bank mapping", ...)
+  std::string title;  ///< a few words: the check's name
+  std::string text;   ///< the question, as the answers file shows it
+  Kind kind = Kind::kChoice;
+  std::vector<std::string> choices;  ///< "a) ...", in order
+  std::string answer;                ///< "c", "a b d" (sorted letters), or "13"
+  std::string why;                   ///< shown after a wrong answer
+  // kNumber only: the access and what is asked of it.
+  WarpAccess access{};
+  Measure measure = Measure::kWavefronts;
+};
+
+/// Every question, in order (numbered from 1).
+const std::vector<Question>& questions();
+
+/// The number the bank model gives for a numeric question.
+int model_answer(const Question& q);
+
+/// The banksim command that shows a numeric question's answer.
+std::string banksim_command(const Question& q);
+
+/// The answers file as handed out: every question, an empty answer line each.
+std::string answers_template();
+
+/// An answers file that cannot be read: "FILE:LINE: what, and how to write it".
+struct AnswersError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// The answers of a file: question number -> what was written (trimmed, may be
+/// empty). Throws AnswersError for a line that is not `N: ANSWER`, a question
+/// that does not exist, or a question answered twice.
+std::map<int, std::string> read_answers(const std::string& path);
+
+/// The quiz as a rubric (one check per question, one part per stage) and its
+/// grading of `answers`; the rubric must outlive the result.
+Rubric rubric();
+GradeResult grade(const Rubric& rubric, const std::map<int, std::string>& answers, const std::string& path);
+
+}  // namespace banklab::grader::quiz

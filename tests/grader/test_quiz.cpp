@@ -1,0 +1,166 @@
+// The graded quiz: every numeric answer is the bank model's and banksim's,
+// the handed-out file is the quiz's template, the key scores full marks, and
+// every known-wrong answer fails with its explanation.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <string>
+
+#include "quiz.hpp"
+#include "run_command.hpp"
+
+using banklab::test::run_command;
+namespace quiz = banklab::grader::quiz;
+
+namespace {
+
+std::string source(const std::string& relative) { return std::string(BANKLAB_SOURCE_DIR) + "/" + relative; }
+
+std::string read(const std::string& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+banklab::test::CommandResult grader(const std::string& args) {
+  return run_command(std::string(GRADER_PATH) + " --lab quiz " + args + " 2>&1");
+}
+
+// What banksim prints for a question's command: its wavefronts, or the bank
+// of the one lane it shows.
+int banksim_answer(const quiz::Question& q) {
+  const std::string command = quiz::banksim_command(q);
+  REQUIRE(command.rfind("banksim ", 0) == 0);
+  const auto r = run_command(std::string(BANKSIM_PATH) + command.substr(7));
+  INFO(command << "\n" << r.out);
+  REQUIRE(r.status == 0);
+  std::smatch m;
+  if (q.measure == quiz::Measure::kWavefronts) {
+    REQUIRE(std::regex_search(r.out, m, std::regex("wavefronts: (\\d+)")));
+    return std::stoi(m[1]);
+  }
+  // "    bank   0   1 ..." then "  wf  0    .   .  0 ...": the column of the lane.
+  std::istringstream lines(r.out);
+  std::string line, header;
+  while (std::getline(lines, line)) {
+    if (line.find("    bank ") == 0) header = line;
+    if (line.find("  wf  0") == 0) {
+      std::istringstream cells(line.substr(7));
+      std::string cell;
+      for (int bank = 0; cells >> cell; ++bank) {
+        if (cell != ".") return bank;
+      }
+    }
+  }
+  FAIL("no bank map in banksim's output");
+  return -1;
+}
+
+}  // namespace
+
+TEST_CASE("every numeric quiz answer is the bank model's, and the banksim command shown prints it") {
+  int numeric = 0;
+  for (const quiz::Question& q : quiz::questions()) {
+    if (q.kind != quiz::Kind::kNumber) continue;
+    ++numeric;
+    INFO("question " << q.number << ": " << q.text);
+    CHECK(std::to_string(quiz::model_answer(q)) == q.answer);
+    CHECK(banksim_answer(q) == std::stoi(q.answer));
+  }
+  CHECK(numeric >= 10);
+}
+
+TEST_CASE("the quiz asks at least two questions of every stage, numbered in order") {
+  std::map<std::string, int> per_part;
+  int expected = 1;
+  for (const quiz::Question& q : quiz::questions()) {
+    CHECK(q.number == expected++);
+    ++per_part[q.part];
+    if (q.kind != quiz::Kind::kNumber) {
+      CHECK(q.choices.size() == 4);
+      for (char letter : q.answer) CHECK((letter == ' ' || (letter >= 'a' && letter <= 'd')));
+    }
+  }
+  for (const char* stage : {"stage 1: bank mapping", "stage 2: stride and gcd", "stage 3: padded transpose",
+                            "stage 4: XOR swizzle", "stage 5: broadcast and wide types"}) {
+    INFO(stage);
+    CHECK(per_part[stage] >= 2);
+  }
+}
+
+TEST_CASE("labs/quiz/answers.txt is the quiz's template, and the key answers every question as the quiz does") {
+  CHECK(read(source("labs/quiz/answers.txt")) == quiz::answers_template());
+  CHECK(grader("--template").out == quiz::answers_template());
+  const auto key = quiz::read_answers(source("solutions/quiz/answers.txt"));
+  for (const quiz::Question& q : quiz::questions()) {
+    INFO("question " << q.number);
+    REQUIRE(key.count(q.number) == 1);
+    CHECK(key.at(q.number) == q.answer);
+  }
+}
+
+TEST_CASE("grader --lab quiz: the key scores full marks, the untouched file nothing") {
+  const auto solved = grader("--solutions");
+  INFO(solved.out);
+  CHECK(solved.status == 0);
+  CHECK(solved.out.find("Score: 20/20") != std::string::npos);
+  const auto untouched = grader("");
+  CHECK(untouched.status == 1);
+  CHECK(untouched.out.find("Score: 0/20") != std::string::npos);
+  CHECK(untouched.out.find("Q3 the bank of byte 180: FAIL\n    not answered: write your answer after \"3:\"") !=
+        std::string::npos);
+}
+
+TEST_CASE("known-wrong quiz answers: every question fails, says why, and numeric ones show the banksim command") {
+  const auto r = grader("--impl " + source("tests/grader/quiz/wrong_answers.txt") + " --format json");
+  INFO(r.out);
+  CHECK(r.status == 1);
+  const auto report = nlohmann::json::parse(r.out);
+  CHECK(report["lab"] == "quiz");
+  CHECK(report["score"] == 0);
+  CHECK(report["checks"].size() == quiz::questions().size());
+  for (std::size_t i = 0; i < quiz::questions().size(); ++i) {
+    const quiz::Question& q = quiz::questions()[i];
+    const auto& check = report["checks"][i];
+    const std::string output = check["output"];
+    INFO("question " << q.number << ": " << output);
+    CHECK(check["status"] == "fail");
+    CHECK(output.find("the right one") != std::string::npos);
+    CHECK(output.find("why: ") != std::string::npos);
+    if (q.kind == quiz::Kind::kNumber) CHECK(output.find("see it: " + quiz::banksim_command(q)) != std::string::npos);
+  }
+  const auto text = grader("--impl " + source("tests/grader/quiz/wrong_answers.txt"));
+  CHECK(text.out.find("Q9 column of a 32x32 tile: FAIL\n    your answer: 1; the right one: 32\n    why: Row t starts") !=
+        std::string::npos);
+  CHECK(text.out.find("see it: banksim --width 4 --stride 32\n") != std::string::npos);
+  // Gradescope's results.json and JUnit name the quiz.
+  const auto gradescope = nlohmann::json::parse(
+      grader("--impl " + source("tests/grader/quiz/wrong_answers.txt") + " --format gradescope").out);
+  CHECK(gradescope["score"] == 0);
+  CHECK(gradescope["tests"][0]["name"] == "quiz: Q1 banks of shared memory");
+  CHECK(grader("--impl " + source("tests/grader/quiz/wrong_answers.txt") + " --format junit")
+            .out.find("<testsuite name=\"quiz\" tests=\"20\" failures=\"20\"") != std::string::npos);
+}
+
+TEST_CASE("quiz answers of the wrong kind fail with what to write, and an unreadable file is a usage error") {
+  const auto kinds = grader("--impl " + source("tests/grader/quiz/wrong_kinds.txt"));
+  CHECK(kinds.out.find("\"c a\": this question has one right answer; give one letter") != std::string::npos);
+  CHECK(kinds.out.find("\"thirteen\" is not a whole number") != std::string::npos);
+  CHECK(kinds.out.find("\"a e\": answer with letters a to d") != std::string::npos);
+  const auto malformed = grader("--impl " + source("tests/grader/quiz/malformed_line.txt"));
+  CHECK(malformed.status == 2);
+  CHECK(malformed.out.find("malformed_line.txt:2: cannot read \"the answer to 2 is a\"") != std::string::npos);
+  const auto unknown = grader("--impl " + source("tests/grader/quiz/unknown_question.txt"));
+  CHECK(unknown.status == 2);
+  CHECK(unknown.out.find("unknown_question.txt:2: there is no question 21 (the quiz has questions 1 to 20)") !=
+        std::string::npos);
+  const auto twice = grader("--impl " + source("tests/grader/quiz/answered_twice.txt"));
+  CHECK(twice.status == 2);
+  CHECK(twice.out.find("answered_twice.txt:2: question 3 is answered twice (also on line 1)") != std::string::npos);
+  CHECK(grader("--impl /no/such/answers.txt").status == 2);
+}
