@@ -167,6 +167,16 @@ int main(int argc, char** argv) {
   const auto plain = [](int, int c) { return c; };
   const auto xor_map = [](int r, int c) { return c ^ r; };
   const std::vector<std::pair<std::string, std::string>> figures = {
+      {"03-tile-banks.svg",
+       tile_figure(
+           "float tile[32][32]: bank of each element", [&](int r, int c) { return bank_of(r, c, 32, plain); },
+           "float tile[32][33]: the same elements, padded", [&](int r, int c) { return bank_of(r, c, 33, plain); },
+           32, 32, 32,
+           "The column read (framed: column 0; lane l reads row l). Left: all in bank 0, 32-way. Right: banks 0-31.")},
+      {"03-column-32.svg",
+       access_figure("float tile[32][32], a column (banksim --width 4 --stride 32)", strided(4, 32))},
+      {"03-column-33.svg",
+       access_figure("float tile[32][33], a column (banksim --width 4 --stride 33)", strided(4, 33))},
       {"04-tile-banks.svg",
        tile_figure(
            "tile[row][col]: bank of each logical element", [&](int r, int c) { return bank_of(r, c, 32, plain); },

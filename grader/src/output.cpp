@@ -46,8 +46,15 @@ std::string xml_escape(const std::string& text) {
 std::string score_line(const GradeResult& r) {
   std::string line = "Score: " + points(r.score) + "/" + points(r.max_score);
   if (r.skipped_points > 0) {
-    line += " (out of the " + points(r.max_score) + " points checked on the " + r.backend + " backend; " +
-            points(r.skipped_points) + " points of GPU checks skipped)";
+    double gpu = 0;
+    for (const CheckResult& c : r.results) {
+      if (c.outcome.status == Status::kSkip && c.check->gpu_only) gpu += c.check->points;
+    }
+    const double other = r.skipped_points - gpu;
+    line += " (out of the " + points(r.max_score) + " points checked on the " + r.backend + " backend; ";
+    if (gpu > 0) line += points(gpu) + " points of GPU checks" + (other > 0 ? " and " : "");
+    if (other > 0) line += points(other) + " points of checks that do not apply to this file";
+    line += " skipped)";
   }
   return line;
 }

@@ -58,3 +58,10 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
     if (x < height && y + j < width) out[(y + j) * height + x] = tile[threadIdx.x][threadIdx.y + j];
   }
 }
+
+// ---- Predictions --------------------------------------------------------------
+// The wavefronts of one warp instruction of the tile's column read (lane l
+// reads tile[l][c], 4-byte floats): [0] float tile[32][32]: all 32 lanes in
+// bank c, 32 different words; [1] float tile[32][33]: lane l in bank
+// (l + c) mod 32, one word each.
+int predicted_wavefronts[2] = {32, 1};

@@ -74,6 +74,8 @@ const std::string kUninit = "no uninitialised shared read";
 const std::string kWrite = "tile write costs 1 wavefront per warp instruction";
 const std::string kRead = "tile read costs 1 wavefront per warp instruction";
 const std::string kSize = "shared memory no more than a 32x33 float tile";
+const std::string kPredict1 = "prediction P1: the column read of float tile[32][32]";
+const std::string kPredict2 = "prediction P2: the column read of float tile[32][33]";
 
 // Times, the seed-independent paths and durations change from run to run.
 std::string mask(std::string text) {
@@ -107,21 +109,65 @@ void check_golden(const std::string& name, const std::string& actual) {
 
 TEST_CASE("the reference solution gets full marks on the CPU backend, GPU checks skipped") {
   const auto report = grade_json("--solutions", 0);
-  CHECK(report["score"] == 80);
-  CHECK(report["max_score"] == 80);
+  CHECK(report["score"] == 90);
+  CHECK(report["max_score"] == 90);
   CHECK(report["skipped_points"] == 20);
   CHECK(failing(report).empty());
 }
 
-TEST_CASE("the untouched skeleton builds and runs, and loses only the tile-read conflict points") {
+TEST_CASE("the untouched skeleton, a correct transpose without a shared tile, loses the tile and prediction points") {
   const auto report = grade_json("", 1);
-  CHECK(report["score"] == 70);
+  CHECK(report["score"] == 60);
+  CHECK(failing(report) == std::set<std::string>{kWrite, kRead, kPredict1, kPredict2});
+  CHECK(output_of(report, kWrite).find("no shared-memory store found: the kernel must stage the tile in shared "
+                                       "memory") != std::string::npos);
+  // An unanswered prediction does not give the answer away.
+  CHECK(output_of(report, kPredict1).find("not answered yet (0)") != std::string::npos);
+  CHECK(output_of(report, kPredict1).find("32") == std::string::npos);
+}
+
+TEST_CASE("known wrong: the staged tile without padding (the old skeleton) loses the tile-read conflict points") {
+  const auto report = grade_json(wrong("conflicted_tile.cu"), 1);
+  CHECK(report["score"] == 80);
   CHECK(failing(report) == std::set<std::string>{kRead});
   const std::string why = output_of(report, kRead);
-  CHECK(why.find("transpose.cu:") != std::string::npos);
+  CHECK(why.find("conflicted_tile.cu:") != std::string::npos);
   CHECK(why.find("yours: 32 wavefronts, expected: 1") != std::string::npos);
   CHECK(why.find("bank 0 must deliver 32 different words") != std::string::npos);
   CHECK(why.find("wf 31") != std::string::npos);  // the bank map
+}
+
+TEST_CASE("known wrong: the tile read back by rows, not columns, copies instead of transposing") {
+  const auto report = grade_json(wrong("reads_rows.cu"), 1);
+  // (on partial tiles it also reads tile elements nothing wrote)
+  CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kUninit, kWrite, kRead, kSize});
+  CHECK(output_of(report, kSquare).find("yours vs expected: out[1][0]") != std::string::npos);
+}
+
+TEST_CASE("known wrong: block offsets not swapped for the write are right only on square grids") {
+  const auto report = grade_json(wrong("offsets_not_swapped.cu"), 1);
+  CHECK(failing(report).count(kLarge) == 1);
+  CHECK(failing(report).count(kSquare) == 0);
+  CHECK(failing(report).count(kWrite) == 0);
+}
+
+TEST_CASE("known wrong: a 32x65 tile is conflict-free but twice the shared memory allowed") {
+  const auto report = grade_json(wrong("tile_too_big.cu"), 1);
+  CHECK(failing(report) == std::set<std::string>{kSize});
+  CHECK(output_of(report, kSize).find("8320") != std::string::npos);
+}
+
+TEST_CASE("known wrong: predictions swapped are explained with the banksim command, the answer kept back") {
+  const auto report = grade_json(wrong("predictions_swapped.cu"), 1);
+  CHECK(failing(report) == std::set<std::string>{kPredict1, kPredict2});
+  CHECK(output_of(report, kPredict1).find("banksim --width 4 --stride 32") != std::string::npos);
+}
+
+TEST_CASE("a file written before the predictions (no predicted_wavefronts) still builds and grades: 80 of 90") {
+  const auto report = grade_json("--impl " + kSource + "/tests/grader/lab03/right/printf_braces.cu", 1);
+  CHECK(report["score"] == 80);
+  CHECK(failing(report) == std::set<std::string>{kPredict1, kPredict2});
+  CHECK(output_of(report, kPredict1).find("this file has no predicted_wavefronts: add") != std::string::npos);
 }
 
 TEST_CASE("known wrong: padding on the wrong dimension loses the tile-read points") {
@@ -184,7 +230,7 @@ TEST_CASE("known wrong: an off-by-one write bound writes out of bounds") {
 TEST_CASE("known wrong: an infinite loop fails correctness and what needs it, with the loop's line, and the grader finishes") {
   const auto report = grade_json(wrong("infinite_loop.cu"), 1);
   CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
-  CHECK(report["score"] == 20);  // the four findings checks, up to where the kernel stopped
+  CHECK(report["score"] == 30);  // the four findings checks, up to where the kernel stopped, and the predictions
   CHECK(output_of(report, kSquare).find("(an endless loop, or more work than the emulator does in that time)") !=
         std::string::npos);
   CHECK(output_of(report, kSquare).find("no block finished: look for a loop") != std::string::npos);
@@ -241,9 +287,9 @@ TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
   CHECK(json["score"].is_number());
-  CHECK(json["score"] == 70);
+  CHECK(json["score"] == 60);
   REQUIRE(json["tests"].is_array());
-  CHECK(json["tests"].size() == 14);
+  CHECK(json["tests"].size() == 16);
   double max_score = 0;
   int skipped = 0;
   for (const auto& t : json["tests"]) {
@@ -255,13 +301,13 @@ TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
     CHECK(t["visibility"] == "visible");
     max_score += t["max_score"].get<double>();
     if (t["output"].get<std::string>().find("needs a GPU") != std::string::npos) {
-      // A skipped GPU check counts nothing: the student sees 70/80, as the grader says.
+      // A skipped GPU check counts nothing: the student sees 60/90, as the grader says.
       CHECK(t["max_score"] == 0);
       CHECK(t["score"] == 0);
       ++skipped;
     }
   }
-  CHECK(max_score == 80);
+  CHECK(max_score == 90);
   CHECK(skipped == 3);
 }
 
@@ -281,9 +327,9 @@ TEST_CASE("--lab all --format gradescope covers every stage, each test named aft
   INFO(r.out.substr(0, 2000));
   CHECK(stages.size() == 5);
   CHECK(json["score"].get<double>() == doctest::Approx(score));
-  // Skeleton CPU scores: stage 1 0/90, 2 36/90, 3 70/80, 4 70/90, 5 44/90.
-  CHECK(score == doctest::Approx(0 + 36 + 70 + 70 + 44));
-  CHECK(max_score == doctest::Approx(90 + 90 + 80 + 90 + 90));  // GPU checks skipped on the CPU backend
+  // Skeleton CPU scores: stage 1 0/90, 2 36/90, 3 60/90, 4 70/90, 5 44/90.
+  CHECK(score == doctest::Approx(0 + 36 + 60 + 70 + 44));
+  CHECK(max_score == doctest::Approx(90 + 90 + 90 + 90 + 90));  // GPU checks skipped on the CPU backend
 }
 
 TEST_CASE("--format junit writes XML that a standard parser accepts") {
@@ -294,8 +340,9 @@ TEST_CASE("--format junit writes XML that a standard parser accepts") {
   CHECK(std::system(("xmllint --noout " + path).c_str()) == 0);
   CHECK(r.out.find("<failure message=") != std::string::npos);
   CHECK(r.out.find("<skipped message=\"needs a GPU") != std::string::npos);
-  // The counts: the stage-3 skeleton fails one check and skips the three GPU ones.
-  CHECK(r.out.find("name=\"lab 3 (padded transpose)\" tests=\"14\" failures=\"1\" skipped=\"3\"") !=
+  // The counts: the stage-3 skeleton fails the tile's two cost checks and the
+  // two predictions, and skips the three GPU checks.
+  CHECK(r.out.find("name=\"lab 3 (padded transpose)\" tests=\"16\" failures=\"4\" skipped=\"3\"") !=
         std::string::npos);
 }
 
@@ -679,11 +726,14 @@ TEST_CASE("the prediction questions the rubric prices are the ones the lab files
 }
 
 TEST_CASE("JSON printed by the code under test is its output, never the runner's answer") {
-  // Legal debugging output with braces, from a kernel: full marks.
-  CHECK(grade_json(submission(3, "right", "printf_braces.cu"), 0)["score"] == 80);
-  // A forged answer printed before main changes nothing: the skeleton's score.
+  // Legal debugging output with braces, from a kernel: every check passes
+  // but the predictions, which this file predates.
+  const auto braces = grade_json(submission(3, "right", "printf_braces.cu"), 1);
+  CHECK(braces["score"] == 80);
+  CHECK(failing(braces) == std::set<std::string>{kPredict1, kPredict2});
+  // A forged answer printed before main changes nothing: the conflicted tile's score.
   const auto forged = grade_json(submission(3, "hostile", "forged_stdout.cu"), 1);
-  CHECK(forged["score"] == 70);
+  CHECK(forged["score"] == 80);
   CHECK(failing(forged) == std::set<std::string>{kRead});
   // A forged answer written to the answer descriptor itself lacks the run's
   // secret and is rejected.
@@ -710,13 +760,13 @@ TEST_CASE("a submission that starts processes in a loop is stopped at 32 process
 }
 
 TEST_CASE("file-scope __shared__ arrays, CUDA's min() and shared memory in a device function grade as correct") {
-  CHECK(grade_json(submission(3, "right", "file_scope_min_max.cu"), 0)["score"] == 80);
+  CHECK(grade_json(submission(3, "right", "file_scope_min_max.cu"), 0)["score"] == 90);
 }
 
 TEST_CASE("a child that detaches with setsid() is ended with the check that started it") {
   const std::string pid_file = "/tmp/banklab-detached-child.pid";
   std::remove(pid_file.c_str());
-  CHECK(grade_json(submission(3, "hostile", "detached_child.cu"), 0)["score"] == 80);
+  CHECK(grade_json(submission(3, "hostile", "detached_child.cu"), 0)["score"] == 90);
   std::ifstream in(pid_file);
   REQUIRE_MESSAGE(in.good(), "the submission's child did not start");
   int pid = 0;
@@ -803,18 +853,18 @@ TEST_CASE("--submissions grades a folder of 20 into a gradebook, and a rerun kee
   REQUIRE(book["submissions"].size() == 20);
   std::map<std::string, nlohmann::json> rows;
   for (const auto& row : book["submissions"]) rows[row["student"].get<std::string>()] = row;
-  for (int i = 0; i < 8; ++i) CHECK(rows["right" + std::to_string(i)]["score"] == 80);
-  for (int i = 0; i < 4; ++i) CHECK(rows["skeleton" + std::to_string(i)]["score"] == 70);
-  CHECK(rows["no_sync"]["score"] == 10);
-  CHECK(rows["pad_wrong_dim"]["score"] == 70);
+  for (int i = 0; i < 8; ++i) CHECK(rows["right" + std::to_string(i)]["score"] == 90);
+  for (int i = 0; i < 4; ++i) CHECK(rows["skeleton" + std::to_string(i)]["score"] == 60);
+  CHECK(rows["no_sync"]["score"] == 20);
+  CHECK(rows["pad_wrong_dim"]["score"] == 80);
   CHECK(rows["crashes"]["status"] == "graded");
-  CHECK(rows["crashes"]["score"] < 80);
+  CHECK(rows["crashes"]["score"] < 90);
   CHECK(rows["hangs"]["status"] == "graded");
-  CHECK(rows["hangs"]["score"] == 20);
+  CHECK(rows["hangs"]["score"] == 30);
   CHECK(rows["no_build"]["status"] == "does not build");
-  CHECK(rows["no_build"]["max_score"] == 80);
-  CHECK(rows["folder_with_lab_file"]["score"] == 80);
-  CHECK(rows["folder_with_one_cu"]["score"] == 70);
+  CHECK(rows["no_build"]["max_score"] == 90);
+  CHECK(rows["folder_with_lab_file"]["score"] == 90);
+  CHECK(rows["folder_with_one_cu"]["score"] == 60);
   CHECK(rows["empty_folder"]["status"] == "no submission");
   for (const auto& [name, row] : rows) {
     if (row["status"] == "graded") CHECK(row["seed"] == 5);
@@ -881,10 +931,10 @@ TEST_CASE("the Gradescope bundle grades a submission laid out as Gradescope lays
     return nlohmann::json::parse(in);
   };
   const auto solution = grade(kSource + "/solutions/03-padded-transpose/transpose.cu", "transpose.cu");
-  CHECK(solution["score"] == 80);
-  CHECK(solution["tests"].size() == 14);
+  CHECK(solution["score"] == 90);
+  CHECK(solution["tests"].size() == 16);
   // Any single .cu file is taken, whatever its name.
-  CHECK(grade(kSource + "/labs/03-padded-transpose/transpose.cu", "mine.cu")["score"] == 70);
+  CHECK(grade(kSource + "/labs/03-padded-transpose/transpose.cu", "mine.cu")["score"] == 60);
   const std::string broken = std::string(BANKLAB_TEST_TMP) + "/gradescope_broken.cu";
   std::ofstream(broken) << "this is not CUDA\n";
   const auto build_error = grade(broken, "transpose.cu");

@@ -2,6 +2,7 @@
 //   runner run --shapes 32x32,... --seed N correctness, poisoned outputs
 //   runner time --size N --repeats R       median ms: student, conflicted, solution
 //   runner ncu-target --size N             one launch of the student's kernel (for ncu)
+//   runner answers                         the student's two predictions (null: none)
 // The student's kernel comes from the implementation's file; the conflicted
 // reference and the solution come from solutions/ (renamed at compile time).
 #include <string>
@@ -12,6 +13,8 @@
 __global__ void transpose_padded(float* out, const float* in, int width, int height);
 __global__ void solution_transpose_padded(float* out, const float* in, int width, int height);
 __global__ void solution_transpose_conflicted(float* out, const float* in, int width, int height);
+// Weak: files written before the lab asked for predictions still link.
+extern int predicted_wavefronts[] __attribute__((weak));
 
 namespace {
 
@@ -69,6 +72,15 @@ int main(int argc, char** argv) {
   if (command == "run") return harness::run_transpose<std::uint32_t>(transpose_padded, harness::parse_shapes(shapes), seed);
   if (command == "time") return time_kernels(size, repeats);
   if (command == "ncu-target") return ncu_target(size);
-  std::fprintf(stderr, "usage: runner run --shapes WxH,... --seed N | time --size N --repeats R | ncu-target --size N\n");
+  if (command == "answers") {
+    const int* given = predicted_wavefronts;
+    harness::emit_answer(given == nullptr ? std::string("{\"backend\":\"gpu\",\"predictions\":null}")
+                                          : "{\"backend\":\"gpu\",\"predictions\":[" + std::to_string(given[0]) +
+                                                "," + std::to_string(given[1]) + "]}");
+    return 0;
+  }
+  std::fprintf(stderr,
+               "usage: runner run --shapes WxH,... --seed N | time --size N --repeats R | ncu-target --size N | "
+               "answers\n");
   return 2;
 }

@@ -1,6 +1,7 @@
 // Stage 3, padded transpose: the rubric. Correctness on odd and large shapes
 // with poisoned outputs; emulator findings; the cost of the tile's shared
-// accesses; shared-memory size; and, on a GPU, speed and Nsight Compute.
+// accesses; shared-memory size; two predictions; and, on a GPU, speed and
+// Nsight Compute.
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -81,6 +82,24 @@ Outcome check_speedup(GradeContext& ctx, bool against_solution) {
   return check_ratio(out.str(), "speed-up over the conflicted tile", conflicted / student, 1.5, true);
 }
 
+// The two predictions: the column read of tile[32][32] and of tile[32][33].
+std::vector<Prediction> predictions() {
+  return {{"P1", "the column read of float tile[32][32]", strided_access(4, MemOp::kLoad, 32)},
+          {"P2", "the column read of float tile[32][33]", strided_access(4, MemOp::kLoad, 33)}};
+}
+
+Outcome check_predicted(GradeContext& ctx, std::size_t i) {
+  const RunnerAnswer& a = ctx.backend() == Backend::kGpu ? ctx.gpu({"answers"}) : ctx.cpu({"answers"});
+  if (!a.ok) return not_answered(a);
+  if (a.data["predictions"].is_null()) {
+    // A fail, not a skip: deleting the predictions must not be a way around them.
+    return Outcome::fail(
+        "this file has no predicted_wavefronts: add `int predicted_wavefronts[2] = {0, 0};` as at the end of the "
+        "current labs/03-padded-transpose/transpose.cu, then write your predictions there");
+  }
+  return check_prediction(predictions()[i], a.data["predictions"][i]);
+}
+
 // Nsight Compute's instrumented shared wavefront counters against the emulator.
 Outcome check_ncu(GradeContext& ctx) {
   const std::string shape = std::to_string(kNcuSize) + "x" + std::to_string(kNcuSize);
@@ -96,7 +115,7 @@ Rubric lab03_rubric() {
   Rubric r;
   r.lab = 3;
   r.title = "padded transpose";
-  r.parts = {"correctness", "shared-memory behaviour", "performance"};
+  r.parts = {"correctness", "shared-memory behaviour", "predictions", "performance"};
   const std::string square = "transpose of a 32x32 matrix";
   auto add = [&](std::string name, std::string part, double points, std::vector<std::string> needs, bool gpu_only,
                  std::function<Outcome(GradeContext&)> run) {
@@ -131,6 +150,10 @@ Rubric lab03_rubric() {
       [](GradeContext& c) { return check_tile_cost(c, false); });
   add("shared memory no more than a 32x33 float tile", "shared-memory behaviour", 5, {square}, false,
       check_shared_size);
+  for (std::size_t i = 0; i < predictions().size(); ++i) {
+    add("prediction " + predictions()[i].id + ": " + predictions()[i].question, "predictions", 5, {}, false,
+        [i](GradeContext& c) { return check_predicted(c, i); });
+  }
   const std::string faster = "at least 1.5x faster than the conflicted tile";
   add(faster, "performance", 10, {square}, true, [](GradeContext& c) { return check_speedup(c, false); });
   add("within 10% of the reference solution", "performance", 5, {square}, true,

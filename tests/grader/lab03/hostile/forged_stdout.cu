@@ -73,3 +73,6 @@ struct Forger {
   }
 } forger;
 }  // namespace
+
+// The stage-3 predictions (right: they are not what this file tests).
+int predicted_wavefronts[2] = {32, 1};

@@ -42,3 +42,6 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
     if (x < height) out[(blockIdx.x * TILE_DIM + j) * height + x] = g_tile[threadIdx.x][j];
   }
 }
+
+// The stage-3 predictions (right: they are not what this file tests).
+int predicted_wavefronts[2] = {32, 1};

@@ -50,3 +50,6 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
     if (x < width && y + j < height) out[(y + j) * width + x] = tile[threadIdx.y + j][threadIdx.x];
   }
 }
+
+// The stage-3 predictions (right: they are not what this file tests).
+int predicted_wavefronts[2] = {32, 1};

@@ -52,3 +52,6 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
     if (x < height && y + j < width) (void)tile[threadIdx.x][threadIdx.y + j];
   }
 }
+
+// The stage-3 predictions (right: they are not what this file tests).
+int predicted_wavefronts[2] = {32, 1};
