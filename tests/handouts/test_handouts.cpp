@@ -134,3 +134,102 @@ TEST_CASE("handout figures are the ones banklab_figures draws from the bank mode
     }
   }
 }
+
+namespace {
+
+std::string slurp(const std::filesystem::path& path) {
+  std::ifstream in(path);
+  std::stringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// What a translation must keep: the heading levels in order, the snippet and
+// output markers, the figures, and the text of every code block that follows
+// a marker (tool output and code are not translated).
+struct PageShape {
+  std::vector<int> headings;
+  std::vector<std::string> markers;
+  std::vector<std::string> figures;
+};
+
+PageShape shape_of(const std::string& text) {
+  PageShape shape;
+  std::istringstream in(text);
+  bool fenced = false;
+  for (const auto& line : read_lines(in)) {
+    if (line.rfind("```", 0) == 0) fenced = !fenced;
+    if (fenced) continue;
+    if (!line.empty() && line[0] == '#') shape.headings.push_back(static_cast<int>(line.find_first_not_of('#')));
+    std::smatch m;
+    if (std::regex_match(line, m, std::regex(R"(<!-- (snippet|output): (.*) -->)"))) shape.markers.push_back(m[0]);
+  }
+  const std::regex image(R"(!\[[^\]]*\]\((?:\.\./)*(figures/[^)]+)\))");
+  for (std::sregex_iterator it(text.begin(), text.end(), image), end; it != end; ++it) shape.figures.push_back((*it)[1]);
+  return shape;
+}
+
+// Every page that has a Chinese translation: (English, Chinese).
+std::vector<std::pair<std::filesystem::path, std::filesystem::path>> translated_pages() {
+  const std::filesystem::path root = BANKLAB_SOURCE_DIR;
+  std::vector<std::pair<std::filesystem::path, std::filesystem::path>> pages;
+  for (const auto& entry : std::filesystem::directory_iterator(root / "handouts")) {
+    const std::string name = entry.path().filename().string();
+    if (entry.path().extension() == ".md" && name != "README.md") {
+      pages.emplace_back(entry.path(), root / "handouts" / "zh" / name);
+    }
+  }
+  for (const auto& entry : std::filesystem::directory_iterator(root / "labs")) {
+    if (entry.is_directory() && std::filesystem::exists(entry.path() / "README.md") &&
+        std::isdigit(static_cast<unsigned char>(entry.path().filename().string()[0]))) {
+      pages.emplace_back(entry.path() / "README.md", entry.path() / "README.zh.md");
+    }
+  }
+  std::sort(pages.begin(), pages.end());
+  return pages;
+}
+
+}  // namespace
+
+TEST_CASE("every handout and stage README has its Chinese translation: same headings, markers and figures, linked both ways") {
+  const auto pages = translated_pages();
+  CHECK(pages.size() >= 10);  // five handouts, five stage READMEs
+  for (const auto& [english, chinese] : pages) {
+    INFO(english.string() << " and " << chinese.string());
+    REQUIRE(std::filesystem::exists(chinese));
+    const std::string en = slurp(english), zh = slurp(chinese);
+    const PageShape a = shape_of(en), b = shape_of(zh);
+    CHECK(a.headings == b.headings);
+    CHECK(a.markers == b.markers);
+    CHECK(a.figures == b.figures);
+    // Linked both ways, by relative links that resolve.
+    const std::string to_zh = std::filesystem::relative(chinese, english.parent_path()).string();
+    const std::string to_en = std::filesystem::relative(english, chinese.parent_path()).string();
+    CHECK(en.find("(" + to_zh + ")") != std::string::npos);
+    CHECK(zh.find("(" + to_en + ")") != std::string::npos);
+  }
+}
+
+TEST_CASE("every relative Markdown link of the course pages resolves") {
+  const std::filesystem::path root = BANKLAB_SOURCE_DIR;
+  std::vector<std::filesystem::path> files = {root / "README.md", root / "labs" / "README.md",
+                                              root / "grader" / "README.md"};
+  for (const char* dir : {"handouts", "labs"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
+      if (entry.path().extension() == ".md") files.push_back(entry.path());
+    }
+  }
+  int links = 0;
+  const std::regex link(R"(\]\(([^)#\s]+)(#[^)]*)?\))");
+  for (const auto& file : files) {
+    const std::string text = slurp(file);
+    for (std::sregex_iterator it(text.begin(), text.end(), link), end; it != end; ++it) {
+      const std::string target = (*it)[1];
+      if (target.find("://") != std::string::npos || target.rfind("mailto:", 0) == 0) continue;
+      INFO(file.string() << ": " << (*it)[0]);
+      CHECK(std::filesystem::exists(file.parent_path() / target));
+      ++links;
+    }
+  }
+  CHECK(links >= 20);
+}
