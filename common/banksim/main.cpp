@@ -1,5 +1,6 @@
 // banksim: price any warp-wide shared-memory access pattern with the bank
-// model and show why, as a bank map (text), JSON, or a CSV batch.
+// model and show why, as a bank map (text or an SVG picture), JSON, or a CSV
+// batch.
 #include <CLI/CLI.hpp>
 #include <fstream>
 #include <iostream>
@@ -9,6 +10,7 @@
 #include "banklab/access_csv.hpp"
 #include "banklab/bank_json.hpp"
 #include "banklab/bank_model.hpp"
+#include "banklab/bank_svg.hpp"
 
 namespace {
 
@@ -80,7 +82,10 @@ int main(int argc, char** argv) {
   auto* offsets_opt = app.add_option("--offsets", offsets_text, "32 byte offsets, - for an inactive lane");
   auto* op_opt = app.add_option("--op", op_text, "ld (load) or st (store), default ld")
                      ->check(CLI::IsMember({"ld", "st", "load", "store"}));
-  app.add_option("--format", format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  app.add_option("--format", format,
+                 "text (default), json, or svg: the bank map as an SVG picture (banks across, wavefronts down,\n"
+                 "lanes in the cells, conflicts framed in red)")
+      ->check(CLI::IsMember({"text", "json", "svg"}));
   auto* batch_opt = app.add_option("--batch", batch,
                                    "CSV file of rows name,width_bytes,op,lane_byte_offsets (extra columns ignored);\n"
                                    "prints CSV name,wavefronts,bank_conflicts");
@@ -112,6 +117,19 @@ int main(int argc, char** argv) {
     const auto cost = banklab::price(access);
     if (format == "json") {
       std::cout << banklab::to_json(cost).dump(2) << '\n';
+    } else if (format == "svg") {
+      // The title: the command that made the picture, --format left out.
+      std::string title = "banksim";
+      for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        if (arg == "--format") {
+          ++i;
+          continue;
+        }
+        if (arg.rfind("--format=", 0) == 0) continue;
+        title += " " + (arg.find(' ') != std::string::npos ? "\"" + arg + "\"" : arg);
+      }
+      std::cout << banklab::format_svg(cost, title);
     } else {
       std::cout << "offsets: " << access << '\n' << cost;
     }

@@ -14,52 +14,15 @@
 #include <vector>
 
 #include "banklab/bank_model.hpp"
+#include "banklab/bank_svg.hpp"
 
 namespace {
 
 using banklab::AccessCost;
 using banklab::MemOp;
 using banklab::WarpAccess;
-
-// A colour per value 0..count-1, evenly around the hue circle (fixed
-// saturation and lightness, so that text stays readable on every cell).
-std::string colour(int value, int count) {
-  const double h = 360.0 * value / count, s = 0.55, l = 0.72;
-  const double c = (1 - std::fabs(2 * l - 1)) * s, x = c * (1 - std::fabs(std::fmod(h / 60.0, 2) - 1)), m = l - c / 2;
-  double r = 0, g = 0, b = 0;
-  if (h < 60) r = c, g = x;
-  else if (h < 120) r = x, g = c;
-  else if (h < 180) g = c, b = x;
-  else if (h < 240) g = x, b = c;
-  else if (h < 300) r = x, b = c;
-  else r = c, b = x;
-  char text[8];
-  std::snprintf(text, sizeof text, "#%02x%02x%02x", static_cast<int>(std::lround((r + m) * 255)),
-                static_cast<int>(std::lround((g + m) * 255)), static_cast<int>(std::lround((b + m) * 255)));
-  return text;
-}
-
-struct Svg {
-  std::ostringstream body;
-  int width = 0, height = 0;
-  void text(double x, double y, const std::string& t, int size, const char* anchor = "middle", bool bold = false) {
-    body << "<text x=\"" << x << "\" y=\"" << y << "\" font-size=\"" << size << "\" text-anchor=\"" << anchor << "\""
-         << (bold ? " font-weight=\"bold\"" : "") << ">" << t << "</text>\n";
-  }
-  void rect(double x, double y, double w, double h, const std::string& fill, const char* stroke = "#ffffff",
-            double stroke_width = 0.5) {
-    body << "<rect x=\"" << x << "\" y=\"" << y << "\" width=\"" << w << "\" height=\"" << h << "\" fill=\"" << fill
-         << "\" stroke=\"" << stroke << "\" stroke-width=\"" << stroke_width << "\"/>\n";
-  }
-  std::string str() const {
-    std::ostringstream out;
-    out << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-        << "\" viewBox=\"0 0 " << width << " " << height << "\" font-family=\"DejaVu Sans Mono, monospace\">\n"
-        << "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n"
-        << body.str() << "</svg>\n";
-    return out.str();
-  }
-};
+using banklab::Svg;
+const auto colour = banklab::svg_colour;
 
 // One panel: a rows x cols tile in logical coordinates, each cell coloured by
 // `value(row, col)` (a bank, or a group of banks) and labelled with it;
@@ -100,50 +63,9 @@ std::string tile_figure(const std::string& left_title, const std::function<int(i
   return svg.str();
 }
 
-// The bank map of one access as a grid: one row per wavefront, one column per
-// bank; a cell holds the lowest lane the bank serves in that wavefront
-// (a '*' after it when several lanes share the word) and is coloured by the
-// lane group it belongs to. The groups are the bank model's.
+// The bank map of one access, as banksim --format svg draws it.
 std::string access_figure(const std::string& title, const WarpAccess& access) {
-  const AccessCost cost = banklab::price(access);
-  const int banks = banklab::kHopper.banks, cell = 22, left = 70, top = 60;
-  Svg svg;
-  svg.width = left + banks * cell + 20;
-  svg.height = top + std::max(1, cost.wavefronts) * cell + 60;
-  svg.text(svg.width / 2.0, 20, title, 13, "middle", true);
-  std::ostringstream summary;
-  summary << access.width_bytes << " bytes per lane, " << (access.op == MemOp::kLoad ? "load" : "store") << ": "
-          << cost.wavefronts << " wavefronts, ideal " << cost.ideal_wavefronts << ", " << cost.bank_conflicts
-          << " bank conflicts";
-  svg.text(svg.width / 2.0, 38, summary.str(), 11);
-  for (int b = 0; b < banks; ++b) svg.text(left + b * cell + cell / 2.0, top - 5, std::to_string(b), 9);
-  svg.text(left - 8, top - 5, "bank", 9, "end");
-  int row = 0;
-  const int group_count = static_cast<int>(cost.groups.size());
-  for (int g = 0; g < group_count; ++g) {
-    const banklab::LaneGroup& group = cost.groups[g];
-    for (int w = 0; w < group.wavefronts; ++w, ++row) {
-      svg.text(left - 8, top + row * cell + cell * 0.68, "wf " + std::to_string(row), 9, "end");
-      for (int b = 0; b < banks; ++b) {
-        const double x = left + b * cell, y = top + row * cell;
-        if (w >= static_cast<int>(group.bank_words[b].size())) {
-          svg.rect(x, y, cell, cell, "#f2f2f2");
-          continue;
-        }
-        const banklab::BankWord& word = group.bank_words[b][w];
-        int lowest = 0;
-        while (((word.lanes >> lowest) & 1u) == 0) ++lowest;
-        const bool shared = (word.lanes & (word.lanes - 1)) != 0;
-        svg.rect(x, y, cell, cell, colour(g, std::max(4, group_count)));
-        svg.text(x + cell / 2.0, y + cell * 0.68, std::to_string(lowest) + (shared ? "*" : ""), 9);
-      }
-    }
-  }
-  std::ostringstream legend;
-  legend << "colour = lane group (" << group_count << (group_count == 1 ? " group: the whole warp" : " groups")
-         << "); number = lowest lane served; * = several lanes share the word; grey = bank idle";
-  svg.text(svg.width / 2.0, top + row * cell + 25, legend.str(), 10);
-  return svg.str();
+  return banklab::format_svg(banklab::price(access), title);
 }
 
 WarpAccess strided(int width, std::int64_t stride) {

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -74,4 +75,37 @@ TEST_CASE("banksim rejects bad arguments in one line with exit status 2") {
     CHECK(result.out.rfind("banksim: error: ", 0) == 0);
     CHECK(std::count(result.out.begin(), result.out.end(), '\n') == 1);
   }
+}
+
+namespace {
+std::size_t count_of(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+}  // namespace
+
+TEST_CASE("banksim --format svg draws the bank map: a row per wavefront, the conflicts framed in red, valid XML") {
+  const auto conflicted = banklab::test::run_command(std::string(BANKSIM_PATH) + " --width 4 --stride 32 --format svg");
+  REQUIRE(conflicted.status == 0);
+  const std::string& svg = conflicted.out;
+  CHECK(svg.rfind("<svg xmlns=\"http://www.w3.org/2000/svg\"", 0) == 0);
+  CHECK(svg.find(">banksim --width 4 --stride 32</text>") != std::string::npos);  // the command as title
+  CHECK(svg.find("32 wavefronts, ideal 1, 31 bank conflicts") != std::string::npos);
+  CHECK(count_of(svg, ">wf ") == 32);                    // one row per wavefront
+  CHECK(count_of(svg, "stroke=\"#d62728\"") == 31);      // every wavefront after the first: a conflict
+  const std::string path = std::string(BANKLAB_TEST_TMP) + "/stride32.svg";
+  std::ofstream(path) << svg;
+  CHECK(std::system(("xmllint --noout " + path).c_str()) == 0);
+  // Conflict-free, and two half-warp groups of 8-byte accesses: nothing red.
+  const auto clean = banklab::test::run_command(std::string(BANKSIM_PATH) + " --width 8 --stride 1 --format svg");
+  CHECK(count_of(clean.out, ">wf ") == 2);
+  CHECK(count_of(clean.out, "stroke=\"#d62728\"") == 0);
+  CHECK(clean.out.find("2 groups") != std::string::npos);
+  // The lane offsets in a title are escaped for XML.
+  const auto offsets = banklab::test::run_command(std::string(BANKSIM_PATH) +
+                                                  " --width 4 --offsets \"0 - - - - - - - - - - - - - - - - - - - - - "
+                                                  "- - - - - - - - - 4\" --format=svg");
+  CHECK(offsets.status == 0);
+  CHECK(offsets.out.find("--offsets &quot;0 - -") != std::string::npos);
 }
