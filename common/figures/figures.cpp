@@ -63,6 +63,32 @@ std::string tile_figure(const std::string& left_title, const std::function<int(i
   return svg.str();
 }
 
+// Where bytes live: `rounds` rows of 32 words, one column per bank; a cell
+// shows the byte offset its word starts at and is coloured by its bank (the
+// bank model's rule, so every column is one colour).
+std::string address_figure(int rounds) {
+  const int banks = banklab::kHopper.banks, width = banklab::kHopper.bank_width_bytes;
+  const int cell = 24, left = 70, top = 50;
+  Svg svg;
+  svg.width = left + banks * cell + 20;
+  svg.height = top + rounds * cell + 40;
+  svg.text(svg.width / 2.0, 20, "byte offset of each 4-byte word, one column per bank", 13, "middle", true);
+  for (int b = 0; b < banks; ++b) svg.text(left + b * cell + cell / 2.0, top - 5, std::to_string(b), 9);
+  svg.text(left - 8, top - 5, "bank", 9, "end");
+  for (int r = 0; r < rounds; ++r) {
+    svg.text(left - 8, top + r * cell + cell * 0.68, "round " + std::to_string(r), 9, "end");
+    for (int c = 0; c < banks; ++c) {
+      const int offset = (r * banks + c) * width;
+      const int bank = bank_of(r, c, banks, [](int, int col) { return col; });
+      svg.rect(left + c * cell, top + r * cell, cell, cell, colour(bank, banks));
+      svg.text(left + c * cell + cell / 2.0, top + r * cell + cell * 0.65, std::to_string(offset), 8);
+    }
+  }
+  svg.text(svg.width / 2.0, top + rounds * cell + 25,
+           "bank = (byte offset / 4) mod 32: the map repeats every 128 bytes; bank b holds every 32nd word", 10);
+  return svg.str();
+}
+
 // The bank map of one access, as banksim --format svg draws it.
 std::string access_figure(const std::string& title, const WarpAccess& access) {
   return banklab::format_svg(banklab::price(access), title);
@@ -89,6 +115,10 @@ int main(int argc, char** argv) {
   const auto plain = [](int, int c) { return c; };
   const auto xor_map = [](int r, int c) { return c ^ r; };
   const std::vector<std::pair<std::string, std::string>> figures = {
+      {"01-address-banks.svg", address_figure(4)},
+      {"02-stride-2.svg", access_figure("stride 2: lane l reads word 2l (banksim --width 4 --stride 2)", strided(4, 2))},
+      {"02-broadcast.svg",
+       access_figure("stride 0: every lane reads word 0 (banksim --width 4 --stride 0)", strided(4, 0))},
       {"03-tile-banks.svg",
        tile_figure(
            "float tile[32][32]: bank of each element", [&](int r, int c) { return bank_of(r, c, 32, plain); },
