@@ -188,6 +188,17 @@ std::vector<Question> make_questions() {
                      "Each conflicting instruction takes 32 wavefronts instead of 1 (on an H200, a shared-load-bound "
                      "loop takes as many cycles as wavefronts). The kernel as a whole slows by less, by how much its "
                      "time is shared-memory bound: the stage 3 transpose is about 2.2 times slower conflicted."));
+  q.push_back(choice(21, kTools, "banks and global memory",
+                     "A kernel is slow and its warps read global memory with a stride of 32 floats. Which is true?",
+                     {"a) it has a 32-way bank conflict, like shared memory with that stride",
+                      "b) global memory has no banks in this sense: the cost is coalescing (how many 32-byte "
+                      "sectors a warp touches)",
+                      "c) padding the global array by one float removes the conflict",
+                      "d) local memory would avoid it, because local memory is banked on-chip storage"},
+                     "b",
+                     "Banks are shared memory's. A warp's global access costs the 32-byte sectors (of 128-byte lines) "
+                     "it touches: a stride of 32 floats touches 32 sectors, uncoalesced. Local memory lives in "
+                     "device memory too (cached in L1 and L2)."));
   return q;
 }
 

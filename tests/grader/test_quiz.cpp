@@ -108,10 +108,10 @@ TEST_CASE("grader --lab quiz: the key scores full marks, the untouched file noth
   const auto solved = grader("--solutions");
   INFO(solved.out);
   CHECK(solved.status == 0);
-  CHECK(solved.out.find("Score: 20/20") != std::string::npos);
+  CHECK(solved.out.find("Score: 21/21") != std::string::npos);
   const auto untouched = grader("");
   CHECK(untouched.status == 1);
-  CHECK(untouched.out.find("Score: 0/20") != std::string::npos);
+  CHECK(untouched.out.find("Score: 0/21") != std::string::npos);
   CHECK(untouched.out.find("Q3 the bank of byte 180: FAIL\n    not answered: write your answer after \"3:\"") !=
         std::string::npos);
 }
@@ -144,7 +144,7 @@ TEST_CASE("known-wrong quiz answers: every question fails, says why, and numeric
   CHECK(gradescope["score"] == 0);
   CHECK(gradescope["tests"][0]["name"] == "quiz: Q1 banks of shared memory");
   CHECK(grader("--impl " + source("tests/grader/quiz/wrong_answers.txt") + " --format junit")
-            .out.find("<testsuite name=\"quiz\" tests=\"20\" failures=\"20\"") != std::string::npos);
+            .out.find("<testsuite name=\"quiz\" tests=\"21\" failures=\"21\"") != std::string::npos);
 }
 
 TEST_CASE("quiz answers of the wrong kind fail with what to write, and an unreadable file is a usage error") {
@@ -157,7 +157,7 @@ TEST_CASE("quiz answers of the wrong kind fail with what to write, and an unread
   CHECK(malformed.out.find("malformed_line.txt:2: cannot read \"the answer to 2 is a\"") != std::string::npos);
   const auto unknown = grader("--impl " + source("tests/grader/quiz/unknown_question.txt"));
   CHECK(unknown.status == 2);
-  CHECK(unknown.out.find("unknown_question.txt:2: there is no question 21 (the quiz has questions 1 to 20)") !=
+  CHECK(unknown.out.find("unknown_question.txt:2: there is no question 22 (the quiz has questions 1 to 21)") !=
         std::string::npos);
   const auto twice = grader("--impl " + source("tests/grader/quiz/answered_twice.txt"));
   CHECK(twice.status == 2);
