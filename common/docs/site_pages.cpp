@@ -135,6 +135,9 @@ std::string convert(Site& site, const std::string& page, const std::string& text
                      text_label + "\"";
       } else if (site.code.count(path)) {
         converted += "\\ref " + path + " \"" + text_label + "\"";
+      } else if (path.rfind("common/explorer/", 0) == 0) {
+        // The bank explorer: the docs target puts the built page at html/explorer/.
+        converted += "<a href=\"explorer/" + fs::path(path).filename().string() + anchor + "\">" + text_label + "</a>";
       } else if (!path.empty() && fs::is_regular_file(site.source / path)) {
         site.files.insert(path);
         converted += "<a href=\"repo/" + path + anchor + "\">" + text_label + "</a>";

@@ -1,0 +1,253 @@
+// The bank explorer: the page's controls describe one warp instruction, the
+// bank model (bank_model.js: common/bank_model compiled with Emscripten)
+// prices it, and the page shows the numbers, the lane groups, the
+// explanation, the bank map and, for a tile, where the lanes read. The URL's
+// hash carries the access (#preset=... or #w=4&mode=stride&stride=32...).
+// With window.BANKLAB_CHECK set (tests/explorer), the page also runs each
+// given access and each preset through its own controls and writes what it
+// showed into <pre id="check-result">.
+"use strict";
+
+const PRESETS = [
+  {id: "column32", title: "float tile[32][32], a column (32-way)",
+   state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 0, swz: 0, read: "col", index: 0}},
+  {id: "column33", title: "float tile[32][33], a column (padded)",
+   state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 1, swz: 0, read: "col", index: 0}},
+  {id: "diagonal33", title: "float tile[32][33], the diagonal (2-way)",
+   state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 1, swz: 0, read: "diag", index: 0}},
+  {id: "swizzled", title: "float tile[32][32] XOR-swizzled, a column",
+   state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 0, swz: 1, read: "col", index: 3}},
+  {id: "chunks", title: "float4 tile[32][8], a column of chunks (8-way)",
+   state: {mode: "tile", w: 16, rows: 32, cols: 8, pad: 0, swz: 0, read: "col", index: 0}},
+  {id: "chunks_swizzled", title: "float4 tile[32][8], chunk ^ row, a column of chunks",
+   state: {mode: "tile", w: 16, rows: 32, cols: 8, pad: 0, swz: 1, read: "col", index: 0}},
+  {id: "stride2", title: "stride 2 (2-way)", state: {mode: "stride", w: 4, stride: 2}},
+  {id: "broadcast", title: "every lane on one float (broadcast)", state: {mode: "stride", w: 4, stride: 0}},
+  {id: "double_broadcast", title: "every lane loads one double", state: {mode: "stride", w: 8, stride: 0}},
+  {id: "float4_broadcast", title: "every lane loads one float4", state: {mode: "stride", w: 16, stride: 0}},
+  {id: "double_column33", title: "double tile[32][33], a column", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 1, swz: 0, read: "col", index: 0}},
+  {id: "double_column34", title: "double tile[32][34], a column (2-way)", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 2, swz: 0, read: "col", index: 0}},
+  {id: "float4_rows", title: "float4, lane l reads element l (quarter-warps)", state: {mode: "stride", w: 16, stride: 1}},
+  {id: "pair_merge", title: "double, lanes 2k and 2k+1 on one address (pair-merge)",
+   state: {mode: "offsets", w: 8, offsets: Array.from({length: 32}, (_, l) => String(8 * (l >> 1))).join(" ")}},
+];
+
+const DEFAULTS = {mode: "stride", w: 4, op: "ld", stride: 32, base: 0, lanes: "all", offsets: "",
+                  rows: 32, cols: 32, pad: 0, swz: 0, read: "col", index: 0};
+const $ = (id) => document.getElementById(id);
+
+function parseLanes(text) {
+  text = text.trim();
+  if (text === "" || text === "all") return Array(32).fill(true);
+  if (text === "even" || text === "odd") return Array.from({length: 32}, (_, l) => (l % 2 === 0) === (text === "even"));
+  const on = Array(32).fill(false);
+  for (const item of text.split(",")) {
+    const m = item.trim().match(/^(\d+)(?:-(\d+))?$/);
+    if (!m) throw new Error(`active lanes: "${item}" is not a lane (0-31) or a range like 0-15`);
+    const first = Number(m[1]), last = m[2] === undefined ? first : Number(m[2]);
+    if (first > last || last > 31) throw new Error(`active lanes: "${item}" is outside 0-31`);
+    for (let l = first; l <= last; ++l) on[l] = true;
+  }
+  return on;
+}
+
+function readState() {
+  return {mode: $("mode").value, w: Number($("width").value), op: $("op").value,
+          stride: Number($("stride").value), base: Number($("base").value), lanes: $("lanes").value,
+          offsets: $("offsets").value, rows: Number($("rows").value), cols: Number($("cols").value),
+          pad: Number($("pad").value), swz: $("swizzle").checked ? 1 : 0, read: $("read").value,
+          index: Number($("index").value)};
+}
+
+function writeState(s) {
+  s = Object.assign({}, DEFAULTS, s);
+  $("mode").value = s.mode; $("width").value = String(s.w); $("op").value = s.op;
+  $("stride").value = s.stride; $("base").value = s.base; $("lanes").value = s.lanes;
+  $("offsets").value = s.offsets; $("rows").value = s.rows; $("cols").value = s.cols; $("pad").value = s.pad;
+  $("swizzle").checked = Number(s.swz) === 1; $("read").value = s.read; $("index").value = s.index;
+}
+
+function stateFromHash(hash) {
+  const params = new URLSearchParams(hash.replace(/^#/, ""));
+  const preset = PRESETS.find((p) => p.id === params.get("preset"));
+  if (preset) return Object.assign({}, preset.state, {preset: preset.id});
+  const s = {};
+  for (const [k, v] of params) s[k] = ["mode", "op", "lanes", "offsets", "read"].includes(k) ? v : Number(v);
+  return Object.keys(s).length ? s : Object.assign({}, PRESETS[0].state, {preset: PRESETS[0].id});
+}
+
+function hashOf(s) {
+  const keys = {stride: ["w", "op", "mode", "stride", "base", "lanes"], offsets: ["w", "op", "mode", "offsets"],
+                tile: ["w", "op", "mode", "rows", "cols", "pad", "swz", "read", "index"]}[s.mode];
+  return "#" + keys.map((k) => `${k}=${encodeURIComponent(s[k])}`).join("&");
+}
+
+// The 32 lane offsets (null: inactive), the banksim command, and for a tile
+// the cells the lanes read.
+function accessOf(s) {
+  const w = s.w;
+  if (s.mode === "stride") {
+    const on = parseLanes(s.lanes);
+    const offsets = on.map((active, l) => (active ? s.base + l * s.stride * w : null));
+    let command = `banksim --width ${w} --stride ${s.stride}`;
+    if (s.base) command += ` --base ${s.base}`;
+    if (s.lanes.trim() !== "" && s.lanes.trim() !== "all") command += ` --lanes ${s.lanes.trim()}`;
+    return {offsets, command};
+  }
+  if (s.mode === "offsets") {
+    const tokens = s.offsets.trim().split(/\s+/).filter((t) => t !== "");
+    const offsets = tokens.map((t) => (t === "-" || t === "-1" ? null : Number(t)));
+    return {offsets, command: `banksim --width ${w} --offsets "${tokens.join(" ")}"`, text: tokens.join(" ")};
+  }
+  const rows = s.rows, cols = s.cols, pitch = s.cols + s.pad;
+  if (s.swz && (cols & (cols - 1)) !== 0) throw new Error("the XOR swizzle needs a power-of-two number of columns");
+  const phys = (r, c) => (s.swz ? c ^ (r % cols) : c);
+  const cells = [];
+  const offsets = Array.from({length: 32}, (_, l) => {
+    let r, c;
+    if (s.read === "col") { r = l; c = s.index; } else if (s.read === "row") { r = s.index; c = l; } else { r = l; c = l; }
+    if (r >= rows || c >= cols) return null;
+    cells.push([r, c]);
+    return (r * pitch + phys(r, c)) * w;
+  });
+  return {offsets, cells, pitch, phys};
+}
+
+function offsetsText(offsets) {
+  return offsets.map((o) => (o === null ? "-" : String(o))).join(" ");
+}
+
+function bankColour(bank) {
+  return `hsl(${(360 * bank) / 32}, 55%, 72%)`;
+}
+
+let model = null;
+
+function drawTile(s, access) {
+  const tile = $("tile");
+  tile.textContent = "";
+  const rows = Math.min(s.rows, 64), cols = Math.min(s.cols, 64);
+  tile.style.gridTemplateColumns = `repeat(${cols}, minmax(0.9rem, 1fr))`;
+  const read = new Set(access.cells.map(([r, c]) => `${r},${c}`));
+  for (let r = 0; r < rows; ++r) {
+    for (let c = 0; c < cols; ++c) {
+      const bank = model.bankOf((r * access.pitch + access.phys(r, c)) * s.w);
+      const cell = document.createElement("div");
+      cell.style.background = bankColour(bank);
+      cell.textContent = String(bank);
+      cell.title = `element (${r}, ${c}) in bank ${bank}`;
+      if (read.has(`${r},${c}`)) cell.className = "read";
+      tile.appendChild(cell);
+    }
+  }
+}
+
+function show(s) {
+  const predicting = $("predict-mode").checked && !show.revealed;
+  let access, answer;
+  try {
+    access = accessOf(s);
+    if (access.offsets.length !== 32) throw new Error(`need exactly 32 lane offsets, got ${access.offsets.length}`);
+    answer = JSON.parse(model.explore(s.w, s.op === "st" ? 1 : 0, access.text || offsetsText(access.offsets)));
+  } catch (e) {
+    answer = {ok: false, error: e.message};
+  }
+  $("permalink").href = hashOf(s);
+  if (!answer.ok) {
+    $("numbers").innerHTML = `<span class="error">${answer.error.replace(/</g, "&lt;")}</span>`;
+    for (const id of ["groups", "explanation", "bankmap", "command"]) $(id).textContent = "";
+    show.last = null;
+    return;
+  }
+  show.last = answer;
+  $("command").textContent = (access.command || `banksim --width ${s.w} --offsets "${offsetsText(access.offsets)}"`) +
+                             (s.op === "st" ? " --op st" : "");
+  $("numbers").innerHTML = `<strong id="wf">${answer.wavefronts}</strong> wavefront${answer.wavefronts === 1 ? "" : "s"},` +
+      ` ideal <span id="ideal">${answer.ideal}</span>, <span id="conflicts">${answer.conflicts}</span> bank conflict` +
+      `${answer.conflicts === 1 ? "" : "s"}` + (answer.passes !== answer.wavefronts ? `, ${answer.passes} pipeline passes` : "");
+  $("groups").textContent = "";
+  answer.groups.forEach((g, i) => {
+    const item = document.createElement("li");
+    const active = g.active.length ? `${g.active.length} active` : "none active";
+    item.textContent = `group ${i}: lanes ${g.lanes[0]}-${g.lanes[g.lanes.length - 1]} (${active}): ` +
+        `${g.wavefronts} wavefront${g.wavefronts === 1 ? "" : "s"}`;
+    $("groups").appendChild(item);
+  });
+  $("explanation").textContent = answer.explanation;
+  $("bankmap").innerHTML = answer.svg;
+  $("tile-panel").classList.toggle("hidden", s.mode !== "tile");
+  if (s.mode === "tile") drawTile(s, access);
+  for (const id of ["numbers", "answer", "bankmap-panel"]) $(id).classList.toggle("hidden", predicting);
+}
+
+function update() {
+  for (const mode of ["stride", "offsets", "tile"]) $(`${mode}-fields`).classList.toggle("hidden", $("mode").value !== mode);
+  show.revealed = false;
+  $("verdict").textContent = "";
+  const s = readState();
+  show(s);
+  if (!update.checking) history.replaceState(null, "", hashOf(s));
+}
+
+function runCheck(rows) {
+  // Each access through the controls, as a reader would enter it; the
+  // numbers read back from what the page shows.
+  const out = ["name,wavefronts,bank_conflicts"];
+  const shown = () => `${$("wf") ? $("wf").textContent : "error"},${$("conflicts") ? $("conflicts").textContent : "error"}`;
+  update.checking = true;
+  $("predict-mode").checked = false;
+  for (const row of rows) {
+    writeState({mode: "offsets", w: row.width, op: row.op, offsets: row.offsets});
+    update();
+    out.push(`${row.name},${shown()}`);
+  }
+  for (const p of PRESETS) {
+    $("preset").value = p.id;
+    $("preset").dispatchEvent(new Event("change"));
+    out.push(`preset ${p.id},${shown()},${$("command").textContent}`);
+  }
+  const pre = document.createElement("pre");
+  pre.id = "check-result";
+  pre.textContent = out.join("\n");
+  document.body.appendChild(pre);
+}
+
+function start(module) {
+  model = {explore: module.cwrap("bank_explore", "string", ["number", "number", "string"]),
+           bankOf: module.cwrap("bank_of_byte", "number", ["number"])};
+  for (const p of PRESETS) {
+    const option = document.createElement("option");
+    option.value = p.id;
+    option.textContent = p.title;
+    $("preset").appendChild(option);
+  }
+  $("preset").addEventListener("change", () => {
+    const p = PRESETS.find((x) => x.id === $("preset").value);
+    if (p) writeState(p.state);
+    update();
+  });
+  $("controls").addEventListener("input", (e) => { if (e.target.id !== "guess" && e.target.id !== "preset") update(); });
+  $("controls").addEventListener("submit", (e) => e.preventDefault());
+  $("predict-mode").addEventListener("change", update);
+  $("check").addEventListener("click", () => {
+    const guess = Number($("guess").value);
+    if (!show.last || $("guess").value === "") { $("verdict").textContent = "Type your number of wavefronts first."; return; }
+    show.revealed = true;
+    $("verdict").textContent = guess === show.last.wavefronts ? "Right." :
+        `Not quite: ${show.last.wavefronts} wavefronts (you said ${guess}). The bank map shows why.`;
+    show(readState());
+  });
+  const initial = stateFromHash(location.hash);
+  writeState(initial);
+  if (initial.preset) $("preset").value = initial.preset;
+  update();
+  if (window.BANKLAB_CHECK) runCheck(window.BANKLAB_CHECK);
+}
+
+if (typeof BankModel === "undefined") {
+  document.getElementById("numbers").innerHTML =
+      '<span class="error">bank_model.js is missing: this page needs the kit\'s build ' +
+      "(cmake --build --preset default --target docs, with Emscripten installed); open it from build/docs/html/explorer/</span>";
+} else {
+  BankModel().then(start);
+}

@@ -1,0 +1,181 @@
+// The bank explorer in a real browser (headless Chromium): every calibration
+// row of tests/data (measured on an H200), the extra patterns and a few
+// hundred random accesses are entered through the page's own controls, and
+// the numbers the page shows must equal banksim --batch's; every preset
+// shows what its banksim command prints, every preset a handout links
+// exists, and a screenshot of the default view is kept (build/tests/explorer/explorer.png).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_command.hpp"
+
+namespace fs = std::filesystem;
+using banklab::test::run_command;
+
+namespace {
+
+std::string slurp(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    lines.push_back(line);
+  }
+  return lines;
+}
+
+struct Row {
+  std::string name, op, offsets;
+  int width = 4;
+};
+
+// Rows name,width_bytes,op,lane_byte_offsets[,...] of a CSV file.
+std::vector<Row> read_rows(const fs::path& path) {
+  std::vector<Row> rows;
+  const auto lines = lines_of(slurp(path));
+  for (std::size_t i = 1; i < lines.size(); ++i) {
+    std::vector<std::string> cells;
+    std::istringstream in(lines[i]);
+    std::string cell;
+    while (std::getline(in, cell, ',')) cells.push_back(cell);
+    if (cells.size() < 4) continue;
+    rows.push_back({cells[0], cells[2], cells[3], std::stoi(cells[1])});
+  }
+  return rows;
+}
+
+// Random accesses: every width, loads and stores, aligned offsets below
+// 4 KiB, some lanes inactive, some sharing a word (seeded: the same each run).
+std::vector<Row> random_rows(int count) {
+  std::uint64_t state = 12345;
+  auto next = [&state](std::uint64_t bound) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return (state >> 33) % bound;
+  };
+  std::vector<Row> rows;
+  const int widths[] = {1, 2, 4, 8, 16};
+  for (int i = 0; i < count; ++i) {
+    Row r;
+    r.name = "random" + std::to_string(i);
+    r.width = widths[next(5)];
+    r.op = next(3) == 0 ? "st" : "ld";
+    const std::uint64_t span = next(2) == 0 ? 256 : 4096;  // small spans make broadcasts and conflicts
+    for (int lane = 0; lane < 32; ++lane) {
+      const bool inactive = next(10) == 0;
+      r.offsets += (lane ? " " : "") + (inactive ? std::string("-1") : std::to_string(next(span / r.width) * r.width));
+    }
+    rows.push_back(r);
+  }
+  return rows;
+}
+
+const fs::path kExplorer = BANKLAB_EXPLORER_DIR;
+const fs::path kSource = BANKLAB_SOURCE_DIR;
+
+std::string chromium(const std::string& args, const std::string& page) {
+  return std::string(BANKLAB_CHROMIUM) + " --headless --no-sandbox --disable-gpu --virtual-time-budget=60000 " + args +
+         " 'file://" + page + "' 2>/dev/null";
+}
+
+}  // namespace
+
+TEST_CASE("the explorer shows banksim's numbers for every calibration row, extra pattern and random access, and for every preset") {
+  std::vector<Row> rows = read_rows(kSource / "tests/data/h200_shared_access.csv");
+  REQUIRE(rows.size() == 388);
+  for (const Row& r : read_rows(kSource / "tests/data/h200_extra_patterns.csv")) rows.push_back(r);
+  for (const Row& r : random_rows(300)) rows.push_back(r);
+  // banksim's answers.
+  const fs::path csv = fs::path(BANKLAB_TEST_TMP) / "explorer_rows.csv";
+  {
+    std::ofstream out(csv);
+    out << "name,width_bytes,op,lane_byte_offsets\n";
+    for (const Row& r : rows) out << r.name << "," << r.width << "," << r.op << "," << r.offsets << "\n";
+  }
+  const auto expected = run_command(std::string(BANKSIM_PATH) + " --batch " + csv.string());
+  REQUIRE(expected.status == 0);
+  // The page, with the rows to enter: explorer.html with one more script.
+  std::string page = slurp(kExplorer / "explorer.html");
+  std::string data = "<script>window.BANKLAB_CHECK = [";
+  for (const Row& r : rows) {
+    data += "{name:\"" + r.name + "\",width:" + std::to_string(r.width) + ",op:\"" + r.op + "\",offsets:\"" +
+            std::regex_replace(r.offsets, std::regex("-1"), "-") + "\"},";
+  }
+  data += "];</script>\n";
+  const auto at = page.find("<script src=\"bank_model.js\">");
+  REQUIRE(at != std::string::npos);
+  page.insert(at, data);
+  const fs::path check = kExplorer / "explorer_check.html";
+  std::ofstream(check) << page;
+  const auto shown = run_command(chromium("--dump-dom", check.string()));
+  REQUIRE(shown.status == 0);
+  const auto begin = shown.out.find("<pre id=\"check-result\">");
+  REQUIRE_MESSAGE(begin != std::string::npos, "the page wrote no result: " << shown.out.substr(0, 2000));
+  const auto end = shown.out.find("</pre>", begin);
+  const auto results = lines_of(shown.out.substr(begin + 23, end - begin - 23));
+  const auto wanted = lines_of(expected.out);
+  REQUIRE(results.size() > rows.size());
+  int compared = 0;
+  for (std::size_t i = 0; i <= rows.size(); ++i) {  // the header, then one line per row
+    INFO("row " << i);
+    CHECK(results[i] == wanted[i]);
+    ++compared;
+  }
+  CHECK(compared >= 689);
+  // The presets: what each shows is what its banksim command prints.
+  std::set<std::string> presets;
+  for (std::size_t i = rows.size() + 1; i < results.size(); ++i) {
+    std::smatch m;
+    const std::string line = std::regex_replace(results[i], std::regex("&quot;"), "\"");
+    REQUIRE(std::regex_match(line, m, std::regex(R"(preset (\w+),(\d+),(\d+),banksim (.*))")));
+    presets.insert(m[1]);
+    INFO("preset " << m[1] << ": banksim " << m[4]);
+    const auto b = run_command(std::string(BANKSIM_PATH) + " " + m[4].str());
+    std::smatch n;
+    REQUIRE(std::regex_search(b.out, n, std::regex(R"(wavefronts: (\d+)   ideal: \d+   bank conflicts: (\d+))")));
+    CHECK(n[1] == m[2]);
+    CHECK(n[2] == m[3]);
+  }
+  CHECK(presets.size() >= 10);
+  // Every example a handout links to is a preset.
+  for (const auto& entry : fs::recursive_directory_iterator(kSource / "handouts")) {
+    if (entry.path().extension() != ".md") continue;
+    const std::string text = slurp(entry.path());
+    const std::regex link(R"(explorer\.html#preset=(\w+))");
+    for (std::sregex_iterator it(text.begin(), text.end(), link), e; it != e; ++it) {
+      INFO(entry.path().filename().string() << " links to preset " << (*it)[1]);
+      CHECK(presets.count((*it)[1]) == 1);
+    }
+  }
+}
+
+TEST_CASE("the explorer opens from file:// with a preset in its link, and a screenshot of the default view is kept") {
+  const auto dom = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#preset=column33"));
+  CHECK(dom.out.find("<strong id=\"wf\">1</strong> wavefront,") != std::string::npos);
+  CHECK(dom.out.find("class=\"read\"") != std::string::npos);  // the tile view frames the lanes' cells
+  const auto custom = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#w=8&op=ld&mode=stride&stride=34&base=0&lanes=all"));
+  CHECK(custom.out.find("<strong id=\"wf\">4</strong> wavefronts, ideal <span id=\"ideal\">2</span>") != std::string::npos);
+  const auto bad = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#w=4&mode=stride&stride=1&lanes=40"));
+  CHECK(bad.out.find("class=\"error\"") != std::string::npos);
+  const fs::path shot = fs::path(BANKLAB_TEST_TMP) / "explorer.png";
+  fs::remove(shot);
+  run_command(chromium("--window-size=1280,1100 --screenshot=" + shot.string(), (kExplorer / "explorer.html").string()));
+  REQUIRE(fs::exists(shot));
+  CHECK(fs::file_size(shot) > 20000);
+}
