@@ -173,6 +173,12 @@ function show(s) {
         `${g.wavefronts} wavefront${g.wavefronts === 1 ? "" : "s"}`;
     $("groups").appendChild(item);
   });
+  if (answer.merge > 0) {
+    const item = document.createElement("li");
+    item.textContent = `merged: every active lane t whose partner t ^ ${answer.merge} is active reads the partner's ` +
+        "address, so the groups double (a load only)";
+    $("groups").appendChild(item);
+  }
   $("explanation").textContent = answer.explanation;
   $("bankmap").innerHTML = answer.svg;
   $("tile-panel").classList.toggle("hidden", s.mode !== "tile");

@@ -90,7 +90,7 @@ const fs::path kExplorer = BANKLAB_EXPLORER_DIR;
 const fs::path kSource = BANKLAB_SOURCE_DIR;
 
 std::string chromium(const std::string& args, const std::string& page) {
-  return std::string(BANKLAB_CHROMIUM) + " --headless --no-sandbox --disable-gpu --virtual-time-budget=60000 " + args +
+  return std::string(BANKLAB_CHROMIUM) + " --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --virtual-time-budget=60000 " + args +
          " 'file://" + page + "' 2>/dev/null";
 }
 
