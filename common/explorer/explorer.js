@@ -255,5 +255,10 @@ if (typeof BankModel === "undefined") {
       '<span class="error">bank_model.js is missing: this page needs the kit\'s build ' +
       "(cmake --build --preset default --target docs, with Emscripten installed); open it from build/docs/html/explorer/</span>";
 } else {
-  BankModel().then(start);
+  // Built with synchronous compilation (the module is small): the factory
+  // returns the ready module, so the page is complete when it has loaded
+  // (a browser that gets a promise instead waits for it).
+  const model = BankModel();
+  if (typeof model.then === "function") model.then(start);
+  else start(model);
 }

@@ -94,6 +94,12 @@ std::string chromium(const std::string& args, const std::string& page) {
          " 'file://" + page + "' 2>/dev/null";
 }
 
+// What the page shows in its numbers panel (for a failure's message).
+std::string numbers_of(const std::string& dom) {
+  const auto at = dom.find("id=\"numbers\"");
+  return at == std::string::npos ? "(no numbers panel: " + dom.substr(0, 600) + ")" : dom.substr(at, 600);
+}
+
 }  // namespace
 
 TEST_CASE("the explorer shows banksim's numbers for every calibration row, extra pattern and random access, and for every preset") {
@@ -167,9 +173,11 @@ TEST_CASE("the explorer shows banksim's numbers for every calibration row, extra
 
 TEST_CASE("the explorer opens from file:// with a preset in its link, and a screenshot of the default view is kept") {
   const auto dom = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#preset=column33"));
+  INFO("the page shows: " << numbers_of(dom.out));
   CHECK(dom.out.find("<strong id=\"wf\">1</strong> wavefront,") != std::string::npos);
   CHECK(dom.out.find("class=\"read\"") != std::string::npos);  // the tile view frames the lanes' cells
   const auto custom = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#w=8&op=ld&mode=stride&stride=34&base=0&lanes=all"));
+  INFO("the page shows: " << numbers_of(custom.out));
   CHECK(custom.out.find("<strong id=\"wf\">4</strong> wavefronts, ideal <span id=\"ideal\">2</span>") != std::string::npos);
   const auto bad = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#w=4&mode=stride&stride=1&lanes=40"));
   CHECK(bad.out.find("class=\"error\"") != std::string::npos);
