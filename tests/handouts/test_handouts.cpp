@@ -2,7 +2,11 @@
 //   <!-- snippet: FILE NAME -->  the next code block is the region of FILE
 //                                between the lines "//! [NAME]" (indentation aside);
 //   <!-- output: banksim ARGS --> every line of the next code block, except
-//                                "...", appears in banksim's output, in order.
+//                                "...", appears in banksim's output, in order;
+//   <!-- output: banklab run FILE --> the same, for what `banklab run` prints
+//                                of a worked example (run from the source tree).
+// And no handout prints a graded answer: no code block holds a line that a
+// stage's reference solution has and its skeleton does not.
 #include <doctest/doctest.h>
 
 #include <array>
@@ -10,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -54,8 +59,20 @@ std::vector<std::string> region(const std::string& file, const std::string& name
   return dedent(out);
 }
 
-std::vector<std::string> banksim_output(const std::string& args) {
-  const auto result = banklab::test::run_command(std::string(BANKSIM_PATH) + " " + args);
+// The output of a marker's command: banksim ARGS, or banklab run FILE ARGS
+// (a worked example under handouts/examples, run from the source tree).
+std::vector<std::string> tool_output(const std::string& command) {
+  std::string shell;
+  if (command.rfind("banksim ", 0) == 0) {
+    shell = std::string(BANKSIM_PATH) + " " + command.substr(8);
+  } else if (command.rfind("banklab run ", 0) == 0) {
+    shell = std::string("cd '") + BANKLAB_SOURCE_DIR + "' && BANKLAB_CACHE_DIR='" + BANKLAB_TEST_TMP + "/cache' " +
+            BANKLAB_PATH + " run " + command.substr(12) + " 2>&1";
+  } else {
+    FAIL("an output marker runs banksim or banklab run, not: " << command);
+  }
+  const auto result = banklab::test::run_command(shell);
+  INFO(result.out);
   REQUIRE(result.status == 0);
   std::istringstream in(result.out);
   return read_lines(in);
@@ -86,8 +103,7 @@ TEST_CASE("handout code snippets and tool outputs match what the kit compiles an
         CHECK(dedent(block) == region(spec.substr(0, space), spec.substr(space + 1)));
       } else {
         const std::string command = m[2];
-        REQUIRE(command.rfind("banksim ", 0) == 0);
-        const auto output = banksim_output(command.substr(8));
+        const auto output = tool_output(command);
         std::size_t at = 0;
         for (const auto& want : block) {
           if (want == "...") continue;
@@ -242,4 +258,78 @@ TEST_CASE("every relative Markdown link of the course pages resolves") {
     }
   }
   CHECK(links >= 20);
+}
+
+namespace {
+
+std::string trimmed(const std::string& line) {
+  const auto begin = line.find_first_not_of(" \t");
+  if (begin == std::string::npos) return "";
+  const auto end = line.find_last_not_of(" \t");
+  return line.substr(begin, end - begin + 1);
+}
+
+// Every trimmed line of the files students get (labs/): not an answer.
+std::set<std::string> skeleton_lines(const std::filesystem::path& labs) {
+  std::set<std::string> given;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(labs)) {
+    if (!entry.is_regular_file()) continue;
+    std::istringstream in(slurp(entry.path()));
+    for (const auto& line : read_lines(in)) given.insert(trimmed(line));
+  }
+  return given;
+}
+
+// The lines of a stage's answer: trimmed code lines (comments and short
+// lines such as "}" aside) of its reference solution's files that no
+// skeleton has.
+std::set<std::string> answer_lines(const std::filesystem::path& solution, const std::set<std::string>& given) {
+  std::set<std::string> answer;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(solution)) {
+    if (!entry.is_regular_file() || entry.path().extension() == ".md") continue;
+    std::istringstream in(slurp(entry.path()));
+    for (const auto& raw : read_lines(in)) {
+      const std::string line = trimmed(raw);
+      if (line.size() < 12 || line.rfind("//", 0) == 0 || given.count(line) != 0) continue;
+      answer.insert(line);
+    }
+  }
+  return answer;
+}
+
+}  // namespace
+
+TEST_CASE("no handout prints a graded answer: no code block line comes from a solution and not its skeleton") {
+  const std::filesystem::path root = BANKLAB_SOURCE_DIR;
+  const auto given = skeleton_lines(root / "labs");
+  std::set<std::string> answers;
+  int stages = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(root / "solutions")) {
+    const auto skeleton = root / "labs" / entry.path().filename();
+    if (!entry.is_directory() || !std::filesystem::is_directory(skeleton)) continue;
+    const auto lines = answer_lines(entry.path(), given);
+    answers.insert(lines.begin(), lines.end());
+    ++stages;
+  }
+  CHECK(stages >= 5);
+  CHECK(answers.size() >= 20);
+  int blocks = 0;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "handouts")) {
+    if (entry.path().extension() != ".md") continue;
+    std::istringstream in(slurp(entry.path()));
+    const auto lines = read_lines(in);
+    bool fenced = false;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      INFO(std::filesystem::relative(entry.path(), root).string() << ":" << i + 1 << ": " << lines[i]);
+      CHECK_MESSAGE(lines[i].find("snippet: solutions/") == std::string::npos,
+                    "a handout's snippets come from handouts/examples or the skeleton, never from solutions/");
+      if (lines[i].rfind("```", 0) == 0) {
+        fenced = !fenced;
+        blocks += fenced ? 1 : 0;
+        continue;
+      }
+      if (fenced) CHECK_MESSAGE(answers.count(trimmed(lines[i])) == 0, "this line is a graded answer of a stage's solution");
+    }
+  }
+  CHECK(blocks >= 20);
 }
