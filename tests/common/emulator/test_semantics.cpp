@@ -25,6 +25,7 @@ void reads_what_another_block_wrote(int* out);
 void copies_unwritten(unsigned* out);
 void half_warps_store(int* out);
 void intrinsics(unsigned* out, unsigned a, unsigned b);
+void half_arithmetic(unsigned short* out);
 void store_in_two_rounds(int* out, int rounds);
 void bytes_of_words(unsigned* out);
 void probe_atomic_add_int(const int* word, int* out);
@@ -285,6 +286,29 @@ TEST_CASE("integer intrinsics and CUDA's min and max compute what CUDA defines")
   CHECK(out[17] == 2u);
   CHECK(out[18] == 0x80000000u);
   CHECK(out[19] == 40u);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("half precision: cuda_fp16.h's arithmetic on halves, rounded to nearest with ties to even") {
+  unsigned short* out = device_array<unsigned short>(16);
+  run_clean("half_arithmetic", banklab::emu::launch(dim3(1), dim3(32), half_arithmetic, out));
+  // Half bits: sign 1, exponent 5 (bias 15), mantissa 10.
+  CHECK(out[0] == 0x4000);   // 2.0
+  CHECK(out[1] == 0x3c00);   // 1.0
+  CHECK(out[2] == 0x3c02);   // 1 + 2^-9
+  CHECK(out[3] == 0x0010);   // 2^-20 = 16 * 2^-24, a subnormal
+  CHECK(out[4] == 0x0000);
+  CHECK(out[5] == 0x3555);   // 1/3 to nearest: 0.333251953125
+  CHECK(static_cast<short>(out[6]) == -2);
+  CHECK(out[7] == 2);
+  CHECK(out[8] == 0x8000);
+  CHECK(out[9] == 0x0000);
+  CHECK(out[10] == 0x0002);
+  CHECK(out[11] == 0x7bff);
+  CHECK(out[12] == 0x7c00);
+  CHECK(out[13] == 0x4400);  // 4.0
+  CHECK(out[14] == 0x4600);  // 6.0
+  CHECK(out[15] == 3);       // 1 < 2, and 0/0 is NaN
   banklab::emu::device_free(out);
 }
 

@@ -13,6 +13,7 @@
 
 #include "banklab/cuda_types.hpp"
 #include "banklab/cuda_device_functions.hpp"
+#include "banklab/cuda_fp16.hpp"
 
 // No macro tells lab code it is built for the emulator: code must be the
 // same on the CPU and on a GPU (the grader checks it).

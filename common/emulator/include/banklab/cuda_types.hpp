@@ -120,7 +120,9 @@ BANKLAB_VEC_2(uint2, unsigned int, 8, banklab::cuda_bits::Wide8)
 BANKLAB_VEC_4(uint4, unsigned int, 16, banklab::cuda_bits::Wide16)
 inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
 
-/// IEEE half precision, stored as 16 bits; arithmetic goes through float.
+/// IEEE half precision, stored as 16 bits; arithmetic goes through float and
+/// rounds to the nearest half, ties to even (CUDA's __float2half). The rest of
+/// cuda_fp16.h's API is in cuda_fp16.hpp.
 struct alignas(2) half {
   std::uint16_t bits;
   half() = default;
@@ -140,11 +142,14 @@ struct alignas(2) half {
       mantissa |= 0x800000u;
       const int shift = 14 - exponent;
       std::uint32_t half_mantissa = mantissa >> shift;
-      if ((mantissa >> (shift - 1)) & 1u) ++half_mantissa;  // round half up
+      const std::uint32_t round = (mantissa >> (shift - 1)) & 1u;
+      const std::uint32_t sticky = mantissa & ((1u << (shift - 1)) - 1u);
+      if (round && (sticky || (half_mantissa & 1u))) ++half_mantissa;  // to nearest, ties to even
       return static_cast<std::uint16_t>(sign | half_mantissa);
     }
     std::uint32_t result = sign | (static_cast<std::uint32_t>(exponent) << 10) | (mantissa >> 13);
-    if (mantissa & 0x1000u) ++result;  // round half up (carries into the exponent correctly)
+    // To nearest, ties to even (a carry runs into the exponent, up to infinity).
+    if ((mantissa & 0x1000u) && ((mantissa & 0xfffu) || (result & 1u))) ++result;
     return static_cast<std::uint16_t>(result);
   }
   static float to_float(std::uint16_t h) {

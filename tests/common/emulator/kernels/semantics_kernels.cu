@@ -216,3 +216,28 @@ __global__ void bytes_of_words(unsigned* out) {
   if (t == 3) bytes[36] = 1;      // BYTE_OF_RACE
   if (t == 4) words[9] = 2;       // WORD_OF_RACE
 }
+
+// cuda_fp16.h on a few inputs whose results IEEE half rounding (to nearest,
+// ties to even) fixes exactly; out: 16 halves' bits (thread 0).
+__global__ void half_arithmetic(unsigned short* out) {
+  if (threadIdx.x != 0) return;
+  const half one = __float2half(1.0f);
+  out[0] = __half_as_ushort(__hadd(one, one));                        // 2: a half sum, not int __hadd's average
+  out[1] = __half_as_ushort(__float2half(1.0f + 0x1p-11f));           // a tie: 1 (even)
+  out[2] = __half_as_ushort(__float2half(1.0f + 3 * 0x1p-11f));       // a tie: 1 + 2^-9 (even)
+  const half a = __ushort_as_half(0x3c01), c = __ushort_as_half(0xbc02);  // 1 + 2^-10, -(1 + 2^-9)
+  out[3] = __half_as_ushort(__hfma(a, a, c));                          // 2^-20, rounded once
+  out[4] = __half_as_ushort(__hadd(__hmul(a, a), c));                  // 0: the product rounded first
+  out[5] = __half_as_ushort(__hdiv(one, __float2half(3.0f)));          // 1/3
+  out[6] = static_cast<unsigned short>(__half2int_rz(__float2half(-2.5f)));  // -2
+  out[7] = static_cast<unsigned short>(__half2int_rn(__float2half(2.5f)));   // 2 (ties to even)
+  out[8] = __half_as_ushort(__hneg(__float2half(0.0f)));               // -0
+  out[9] = __half_as_ushort(__float2half(0x1p-25f));                   // a tie: 0 (even)
+  out[10] = __half_as_ushort(__float2half(3 * 0x1p-25f));              // a tie: 2^-23 (even)
+  out[11] = __half_as_ushort(__float2half(65519.0f));                  // 65504, the largest half
+  out[12] = __half_as_ushort(__float2half(65520.0f));                  // a tie: infinity
+  const half2 s = __hadd2(__floats2half2_rn(1.0f, 2.0f), __floats2half2_rn(3.0f, 4.0f));
+  out[13] = __half_as_ushort(__low2half(s));                           // 4
+  out[14] = __half_as_ushort(__high2half(s));                          // 6
+  out[15] = static_cast<unsigned short>(__hlt(one, __float2half(2.0f)) + 2 * __hisnan(__hdiv(__float2half(0.0f), __float2half(0.0f))));
+}
