@@ -4,7 +4,8 @@
 # emulator it is an undefined thread-local symbol of the kernel objects. This
 # writes OUT.cpp, which defines each such name at one block of the largest
 # size a GPU block may have (227 KiB on an H200), with a guard page after it,
-# under the name the runtime looks for (banklab_dynamic_shared).
+# under the name the runtime looks for (banklab_dynamic_shared), and an empty
+# TLS init function for each.
 #   sh dynamic_shared.sh OUT.cpp OBJECT...
 set -eu
 out=$1
@@ -22,6 +23,18 @@ names=$(readelf -sW "$@" | awk '$4 == "TLS" && $7 == "UND" { print $8 }' |
       printf '\t.globl %s\n\t.type %s, @object\n\t.size %s, 232448\n%s:\n' "$name" "$name" "$name" "$name"
     done
     echo '	.zero 236544'
+    echo '	.previous'
+    # The TLS init function of each name: g++ calls it directly from a
+    # template kernel (not through a null check of the weak reference), so
+    # an undefined one is a jump to address 0. The block needs no init.
+    echo '	.text'
+    for name in $names; do
+      case $name in
+        _Z*) init="_ZTH${name#_Z}" ;;
+        *) init="_ZTH${#name}${name}" ;;
+      esac
+      printf '\t.weak %s\n\t.type %s, @function\n%s:\n\tret\n' "$init" "$init" "$init"
+    done
     echo '	.previous)");'
   fi
 } > "$out.tmp"

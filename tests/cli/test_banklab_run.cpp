@@ -86,6 +86,22 @@ TEST_CASE("dynamic shared memory sized at launch: interleaved reduction conflict
   CHECK(sequential["findings"].empty());
 }
 
+TEST_CASE("dynamic shared memory in template kernels and a SharedMemory<T> helper, as the CUDA samples write it") {
+  const auto report = run_json(program("template_dynamic.cu"));
+  const auto& reduce = kernel(report, "reduce<double");
+  const auto& scale = kernel(report, "scale<2>");
+  CHECK(reduce["findings"].empty());
+  CHECK(scale["findings"].empty());
+  CHECK(reduce["dynamic_shared_bytes"] == 128 * 8);
+  // doubles, one per lane: 2 wavefronts per full warp, the ideal.
+  CHECK(line(reduce, 24)["wavefronts"] == 32);
+  CHECK(line(reduce, 24)["ideal_wavefronts"] == 32);
+  CHECK(line(scale, 38)["wavefronts"] == 2);
+  const auto r = run_command(banklab_run(program("template_dynamic.cu")) + " 2>&1");
+  CHECK(r.status == 0);
+  CHECK(r.out.find("reduce 499500, scale 3.0: right") != std::string::npos);
+}
+
 TEST_CASE("cooperative groups, shared atomics and a templated device function's shared array") {
   const auto r = run_command(banklab_run(program("histogram_cg.cu")) + " 2>&1");
   INFO(r.out);

@@ -38,6 +38,7 @@ nlohmann::json to_json(const LaunchReport& report) {
   return {{"kernel", report.kernel},
           {"completed", report.completed},
           {"shared_bytes", report.shared_bytes},
+          {"dynamic_shared_bytes", report.dynamic_shared_bytes},
           {"shared_accesses", report.shared_accesses},
           {"untraced_accesses", report.untraced_accesses},
           {"threads_run", report.threads_run},

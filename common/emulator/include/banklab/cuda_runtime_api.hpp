@@ -264,6 +264,41 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, F* kernel
                                                        dynamic_shared_bytes);
 }
 
+// The block size (a multiple of 32 up to block_size_limit, or 1024) that
+// lets the most threads be resident on one multiprocessor, the larger on a
+// tie, and the grid that fills every multiprocessor with it. The model knows
+// threads, blocks and shared memory per multiprocessor, not registers.
+template <class F, class SharedBytes>
+cudaError_t cudaOccupancyMaxPotentialBlockSizeVariableSMem(int* min_grid_size, int* block_size, F* kernel,
+                                                          SharedBytes shared_bytes_of, int block_size_limit = 0) {
+  if (min_grid_size == nullptr || block_size == nullptr) return cudaErrorInvalidValue;
+  const int limit = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int best_threads = 0, best_size = 0, best_blocks = 0;
+  for (int size = 32; size <= limit; size += 32) {
+    int blocks = 0;
+    const cudaError_t error = cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+        &blocks, reinterpret_cast<const void*>(kernel), size, static_cast<std::size_t>(shared_bytes_of(size)));
+    if (error != cudaSuccess) return error;
+    if (blocks * size >= best_threads && blocks > 0) {
+      best_threads = blocks * size;
+      best_size = size;
+      best_blocks = blocks;
+    }
+  }
+  if (best_size == 0) return cudaErrorInvalidValue;
+  int multiprocessors = 0;
+  cudaDeviceGetAttribute(&multiprocessors, cudaDevAttrMultiProcessorCount, 0);
+  *block_size = best_size;
+  *min_grid_size = best_blocks * multiprocessors;
+  return cudaSuccess;
+}
+template <class F>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid_size, int* block_size, F* kernel,
+                                               std::size_t dynamic_shared_bytes = 0, int block_size_limit = 0) {
+  return cudaOccupancyMaxPotentialBlockSizeVariableSMem(
+      min_grid_size, block_size, kernel, [dynamic_shared_bytes](int) { return dynamic_shared_bytes; }, block_size_limit);
+}
+
 // Constant (and any global) memory is host memory: copies to and from a symbol
 // are plain copies.
 template <class T>

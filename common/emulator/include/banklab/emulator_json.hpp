@@ -7,7 +7,7 @@
 
 namespace banklab::emu {
 
-/// {"kernel", "completed", "shared_bytes", "shared_accesses", "threads_run",
+/// {"kernel", "completed", "shared_bytes", "dynamic_shared_bytes", "shared_accesses", "threads_run",
 ///  "findings": [{"kind", "message", "details", "file", "line", "other_file",
 ///                "other_line", "count"}],
 ///  "lines": [{"file", "line", "loads", "stores", "warp_instructions",
