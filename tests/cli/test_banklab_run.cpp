@@ -102,6 +102,15 @@ TEST_CASE("dynamic shared memory in template kernels and a SharedMemory<T> helpe
   CHECK(r.out.find("reduce 499500, scale 3.0: right") != std::string::npos);
 }
 
+TEST_CASE("a launch from device code (dynamic parallelism) stops the parent at its line, saying why") {
+  const auto r = run_command(banklab_run(program("dynamic_parallelism.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 1);  // the program's own: it saw the launch fail
+  CHECK(r.out.find("parent: unspecified launch failure") != std::string::npos);
+  CHECK(r.out.find("crash at dynamic_parallelism.cu:11: kernel stopped: a kernel launch from device code (dynamic "
+                   "parallelism)") != std::string::npos);
+}
+
 TEST_CASE("cooperative groups, shared atomics and a templated device function's shared array") {
   const auto r = run_command(banklab_run(program("histogram_cg.cu")) + " 2>&1");
   INFO(r.out);

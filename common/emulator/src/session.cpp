@@ -19,6 +19,7 @@
 #include "banklab/emulator_json.hpp"
 #include "banklab/sass.hpp"
 #include "host_api.hpp"
+#include "runtime.hpp"
 #include "symbols.hpp"
 
 namespace banklab::emu::detail {
@@ -265,6 +266,11 @@ void session_record(LaunchReport report) {
 }  // namespace
 
 void program_launch(const LaunchConfig& config, const void* kernel, void (*invoke)(void*), void* closure) {
+  if (rt().current != nullptr) {
+    // A launch from inside a kernel: CUDA's dynamic parallelism.
+    unsupported("a kernel launch from device code (dynamic parallelism), which the emulator cannot run (it launches "
+                "kernels from host code only)");
+  }
   LaunchOptions options = session_options(kernel);
   options.dynamic_shared_bytes = config.shared_bytes;
   session_record(launch_erased(options, config.grid, config.block, kernel, invoke, closure));
