@@ -187,3 +187,45 @@ TEST_CASE("the explorer opens from file:// with a preset in its link, and a scre
   REQUIRE(fs::exists(shot));
   CHECK(fs::file_size(shot) > 20000);
 }
+
+TEST_CASE("the explorer fits a phone's width and every control has a label, for keyboard and screen-reader use") {
+  // The page with one more script, run after explorer.js once the default
+  // access is drawn: the page's width against its viewport's, and the form
+  // controls without a label. Inside a frame it posts the line to the frame's
+  // parent (a headless window is never narrower than 500 pixels, so a phone's
+  // 360-pixel viewport is a frame of that width).
+  std::string page = slurp(kExplorer / "explorer.html");
+  const std::string probe =
+      "<script>(function () {"
+      " const unlabelled = [...document.querySelectorAll('input, select, textarea, button')]"
+      "   .filter((e) => !e.closest('label') && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))"
+      "   .map((e) => e.id);"
+      " const line = 'scroll ' + document.documentElement.scrollWidth + ' viewport ' +"
+      "   document.documentElement.clientWidth + ' unlabelled [' + unlabelled.join(',') + ']';"
+      " if (window.parent !== window) { window.parent.postMessage(line, '*'); return; }"
+      " const pre = document.createElement('pre'); pre.id = 'layout-check'; pre.textContent = line;"
+      " document.body.appendChild(pre);"
+      "})();</script>\n";
+  const auto at = page.find("</body>");
+  REQUIRE(at != std::string::npos);
+  page.insert(at, probe);
+  std::ofstream(kExplorer / "explorer_layout.html") << page;
+  std::ofstream(kExplorer / "explorer_phone.html")
+      << "<!DOCTYPE html><html><body style=\"margin:0\">"
+         "<iframe src=\"explorer_layout.html#preset=column33\" width=\"360\" height=\"780\" style=\"border:0\"></iframe>"
+         "<script>addEventListener('message', (e) => { const p = document.createElement('pre');"
+         " p.id = 'layout-check'; p.textContent = e.data; document.body.appendChild(p); });</script></body></html>\n";
+  for (const char* frame : {"explorer_phone.html", "explorer_layout.html#preset=column33"}) {
+    INFO(std::string(frame));
+    const auto dom = run_command(chromium("--window-size=1280,1100 --dump-dom", (kExplorer / frame).string()));
+    std::smatch m;
+    REQUIRE(std::regex_search(dom.out, m, std::regex(R"(scroll (\d+) viewport (\d+) unlabelled \[([^\]]*)\])")));
+    CHECK(std::stoi(m[1]) <= std::stoi(m[2]));  // no sideways scrolling of the page (wide views scroll in their panel)
+    CHECK(m[3].str().empty());
+    if (std::string(frame) == "explorer_phone.html") CHECK(std::stoi(m[2]) <= 360);
+  }
+  const fs::path shot = fs::path(BANKLAB_TEST_TMP) / "explorer_phone.png";
+  fs::remove(shot);
+  run_command(chromium("--window-size=380,800 --screenshot=" + shot.string(), (kExplorer / "explorer_phone.html").string()));
+  CHECK(fs::exists(shot));
+}
