@@ -28,6 +28,11 @@ const PRESETS = [
   {id: "double_column33", title: "double tile[32][33], a column", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 1, swz: 0, read: "col", index: 0}},
   {id: "double_column34", title: "double tile[32][34], a column (2-way)", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 2, swz: 0, read: "col", index: 0}},
   {id: "float4_rows", title: "float4, lane l reads element l (quarter-warps)", state: {mode: "stride", w: 16, stride: 1}},
+  {id: "struct3_y", title: "field y of 12-byte structures (stride 3)", state: {mode: "stride", w: 4, stride: 3, base: 4}},
+  {id: "struct4_y", title: "field y of 16-byte structures (stride 4, 4-way)", state: {mode: "stride", w: 4, stride: 4, base: 4}},
+  {id: "pitch24", title: "rows of 24 floats, a column (8-way)", state: {mode: "stride", w: 4, stride: 24}},
+  {id: "pitch25", title: "rows of 25 floats, a column", state: {mode: "stride", w: 4, stride: 25}},
+  {id: "weights_per_lane", title: "8 weights per lane, lane l reads its weight k (8-way)", state: {mode: "stride", w: 4, stride: 8}},
   {id: "pair_merge", title: "double, lanes 2k and 2k+1 on one address (pair-merge)",
    state: {mode: "offsets", w: 8, offsets: Array.from({length: 32}, (_, l) => String(8 * (l >> 1))).join(" ")}},
 ];
