@@ -40,10 +40,11 @@ std::string traffic_shortfall(const std::vector<TrafficNeed>& runs, TrafficKind 
     const bool loads = !stores && kind != TrafficKind::kStores && t.load_bytes < load_need;
     if (!stores && !loads) continue;
     const long long have = stores ? t.store_bytes : t.load_bytes, need = stores ? run.store_bytes : load_need;
+    const auto count = [&](long long n) { return std::to_string(n) + " " + element + (n == 1 ? "" : "s"); };
     std::ostringstream out;
-    out << "on " << run.label << ": " << kernel << (stores ? " stored " : " loaded ") << have / element_bytes << " "
-        << element << "s" << (have % element_bytes ? " (and some bytes)" : "") << (stores ? " in" : " from")
-        << " shared memory for " << run.outputs << " output " << element << "s";
+    out << "on " << run.label << ": " << kernel << (stores ? " stored " : " loaded ") << count(have / element_bytes)
+        << (have % element_bytes ? " (and some bytes)" : "") << (stores ? " in" : " from") << " shared memory for "
+        << run.outputs << " output " << element << (run.outputs == 1 ? "" : "s");
     if (kind == TrafficKind::kLoads && run.passes > 1) out << " and " << run.passes << " passes";
     out << ", at least " << need / element_bytes << " expected: " << rule;
     return out.str();
