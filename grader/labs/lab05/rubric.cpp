@@ -31,6 +31,18 @@ std::string random_sides(std::uint64_t seed, int tile) {
   return std::to_string(2 * side(rng) + 1) + "x" + std::to_string(2 * side(rng) + 1);
 }
 
+// sum_quads' random runs: the counts of random_counts, each with 3 to 6 read
+// passes (the fixed runs take 2), so that shared loads are seen to grow with
+// `passes`: "301:4,1000:3".
+std::string random_quad_runs(std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 9);
+  std::uniform_int_distribution<int> passes(3, 6);
+  const std::string counts = random_counts(seed, 128);
+  const auto comma = counts.find(',');
+  return counts.substr(0, comma) + ":" + std::to_string(passes(rng)) + "," + counts.substr(comma + 1) + ":" +
+         std::to_string(passes(rng));
+}
+
 // The tasks in the lab file's order.
 enum TaskIndex { kPoly, kDouble, kHalf, kQuads };
 
@@ -55,7 +67,7 @@ std::vector<KernelTask> plain_tasks() {
       {"quads", "sum_quads", "1,127,128,1000", 128 * 16, "128 float4s",
        "four floats of a thread are 4 words from the next thread's: as four 4-byte loads that is 4-way, as one "
        "16-byte load a quarter-warp covers all 32 banks",
-       "stage 128 quads, no more", 1.5, [](std::uint64_t seed) { return random_counts(seed, 128); }},
+       "stage 128 quads, no more", 1.5, random_quad_runs},
   };
 }
 
@@ -87,7 +99,9 @@ const std::vector<KernelTask>& tasks() {
     t[kDouble].traffic_rule = t[kHalf].traffic_rule =
         "every element goes through the tile (one shared store and one shared load each)";
     t[kQuads].traffic = [](const std::string& label, long long outputs) {
-      return TrafficNeed{label, {}, outputs, 16 * outputs, 16 * outputs * kQuadPasses, static_cast<int>(kQuadPasses)};
+      const auto colon = label.find(':');
+      const int passes = colon == std::string::npos ? static_cast<int>(kQuadPasses) : std::stoi(label.substr(colon + 1));
+      return TrafficNeed{label, {}, outputs, 16 * outputs, 16 * outputs * passes, passes};
     };
     t[kQuads].traffic_rule = "every quad is staged in shared memory once and read from there again in every pass";
     return t;
