@@ -95,10 +95,16 @@ TEST_CASE("stage 4: kernels that recognise the pricing run, copy global to globa
       {"lab04/hostile/kernel_sees_pricing.cu", 80, {read, chunk_read}, chunk_read, "yours: 32 wavefronts, expected: 4"},
       {"lab04/hostile/cmdline.cu", 85, {read}, read, "yours: 32 wavefronts, expected: 1", true},
       // 256 token stores for the 1024 floats of the 32x32 run.
-      {"lab04/hostile/global_copy.cu", 75, {write, read, size}, write,
+      {"lab04/hostile/global_copy.cu",
+       75,
+       {write, read, size},
+       write,
        "on 32x32: transpose_swizzled stored 256 floats in shared memory for 1024 output floats, at least 1024 "
        "expected: every element goes through the tile"},
-      {"lab04/hostile/chunk_read_once.cu", 85, {chunk_read}, chunk_read,
+      {"lab04/hostile/chunk_read_once.cu",
+       85,
+       {chunk_read},
+       chunk_read,
        "on 3 tiles x 3 passes: chunk_transpose_swizzled loaded 3072 floats from shared memory for 3072 output floats "
        "and 3 passes, at least 9216 expected: every pass reads its chunk from shared memory again"},
   };
@@ -121,7 +127,10 @@ TEST_CASE("stage 2: kernels that recognise the pricing run or sum rows from glob
       // file's transpose16 (one thread per element, a token store and load of
       // a float each) moves as many bytes through shared memory as a real
       // tile: counting traffic cannot see it; it keeps its points.
-      {"lab02/hostile/global_copy.cu", 80, {rows, rows_memory}, rows_memory,
+      {"lab02/hostile/global_copy.cu",
+       80,
+       {rows, rows_memory},
+       rows_memory,
        "on 1: row_sums loaded 1 float from shared memory for 1 output float, at least 64 expected: each row goes "
        "through shared memory"},
   };
@@ -141,10 +150,16 @@ TEST_CASE("stage 5: kernels that recognise the pricing run or read from global m
       {"lab05/hostile/cmdline.cu", 76, reads, quads, "yours: 4 wavefronts, expected: 1", true},
       // poly_eval: one broadcast token load per output for 8 coefficients;
       // sum_quads: one float4 token per quad, 2 passes asked.
-      {"lab05/hostile/global_copy.cu", 72, {poly, poly_memory, quads}, quads,
+      {"lab05/hostile/global_copy.cu",
+       72,
+       {poly, poly_memory, quads},
+       quads,
        "on 1: sum_quads loaded 4 floats from shared memory for 1 output float and 2 passes, at least 8 expected"},
       // Every run used 2 passes before; the random runs now take 3 to 6.
-      {"lab05/hostile/quads_passes_two.cu", 84, {quads}, quads,
+      {"lab05/hostile/quads_passes_two.cu",
+       84,
+       {quads},
+       quads,
        "on 1169:3: sum_quads loaded 5120 floats from shared memory for 1169 output floats and 3 passes, at least "
        "14028 expected: every quad is staged in shared memory once and read from there again "
        "in every pass"},

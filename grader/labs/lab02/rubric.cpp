@@ -33,10 +33,9 @@ std::string random_shapes(const std::string& id, std::uint64_t seed) {
 
 KernelTask task(const char* id, const char* kernel, const char* shapes, std::size_t max_bytes, const char* bound_text,
                 const char* hint, double min_speedup) {
-  KernelTask t{id,   kernel, shapes, max_bytes, bound_text,
-               hint, "pad by less: an odd pitch is enough for a stride walk",
-               min_speedup, [id = std::string(id)](std::uint64_t seed) { return random_shapes(id, seed); }};
-  return t;
+  return {id,   kernel, shapes, max_bytes, bound_text,
+          hint, "pad by less: an odd pitch is enough for a stride walk",
+          min_speedup, [id = std::string(id)](std::uint64_t seed) { return random_shapes(id, seed); }};
 }
 
 long long blocks_of(long long count, long long per_block) { return (count + per_block - 1) / per_block; }
