@@ -33,10 +33,32 @@ std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
   return reports;
 }
 
+// Every shape the task is graded on: the fixed ones, then the seed's.
+std::string all_shapes(GradeContext& ctx, const KernelTask& task) {
+  return task.shapes + "," + task.random_shapes(ctx.seed());
+}
+
+// The correctness run on the emulator (the same call on the CPU backend).
+const RunnerAnswer& behaviour(GradeContext& ctx, const KernelTask& task) {
+  return run_task(ctx, task, all_shapes(ctx, task), false);
+}
+
+std::string shortfall(const KernelTask& task, const RunnerAnswer& a, TrafficKind kind) {
+  if (!task.traffic) return "";
+  std::vector<TrafficNeed> needs;
+  for (const auto& run : a.data["runs"]) {
+    if (run.contains("error")) continue;
+    TrafficNeed need = task.traffic(run_label(run), run_elements(run));
+    need.report = run["report"];
+    needs.push_back(need);
+  }
+  return traffic_shortfall(needs, kind, task.kernel, task.element, task.element_bytes, task.traffic_rule);
+}
+
 }  // namespace
 
 Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
-  const std::string shapes = task.shapes + "," + task.random_shapes(ctx.seed());
+  const std::string shapes = all_shapes(ctx, task);
   const RunnerAnswer& a = run_task(ctx, task, shapes, true);
   if (!a.ok) return not_answered(a);
   if (const std::string wrong = runs_mismatch(a.data, shapes); !wrong.empty()) return Outcome::fail(wrong);
@@ -68,18 +90,18 @@ Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
 }
 
 Outcome check_task_findings(GradeContext& ctx, const KernelTask& task) {
-  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
+  const RunnerAnswer& a = behaviour(ctx, task);
   if (!a.ok) return not_answered(a);
   return check_findings(behaviour_reports(a),
                         {"out-of-bounds global access", "out-of-bounds shared access", "misaligned shared access",
                          "barrier divergence", "deadlock", "shared-memory race", "uninitialised shared read"},
                         "bounds checks on every global access, __syncthreads() reached by every thread, between "
                         "staging and reading",
-                        task.behaviour);
+                        all_shapes(ctx, task));
 }
 
 Outcome check_task_cost(GradeContext& ctx, const KernelTask& task, LineKind kind) {
-  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
+  const RunnerAnswer& a = behaviour(ctx, task);
   if (!a.ok) return not_answered(a);
   for (const auto& run : a.data["runs"]) {
     if (!run["report"]["completed"].get<bool>()) {
@@ -87,16 +109,23 @@ Outcome check_task_cost(GradeContext& ctx, const KernelTask& task, LineKind kind
     }
   }
   const std::string what = kind == LineKind::kLoads ? "load" : kind == LineKind::kStores ? "store" : "access";
-  return check_line_costs(behaviour_reports(a), kind, ctx.verbose(),
-                          "no shared-memory " + what + " found: " + task.kernel + " must stage its data in shared memory",
-                          task.hint);
+  const Outcome cost = check_line_costs(
+      behaviour_reports(a), kind, ctx.verbose(),
+      "no shared-memory " + what + " found: " + task.kernel + " must stage its data in shared memory", task.hint);
+  // A cheap line proves nothing when the data went around shared memory.
+  if (kind == LineKind::kAll) {
+    const std::string stores = shortfall(task, a, TrafficKind::kStores);
+    return with_traffic(cost, stores.empty() ? shortfall(task, a, TrafficKind::kLoads) : stores);
+  }
+  return with_traffic(cost, shortfall(task, a, kind == LineKind::kStores ? TrafficKind::kStores : TrafficKind::kLoads));
 }
 
 Outcome check_task_memory(GradeContext& ctx, const KernelTask& task) {
-  const RunnerAnswer& a = run_task(ctx, task, task.behaviour, false);
+  const RunnerAnswer& a = behaviour(ctx, task);
   if (!a.ok) return not_answered(a);
-  return check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(), task.max_bytes,
-                            task.bound_text, task.memory_hint);
+  return with_traffic(check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(),
+                                         task.max_bytes, task.bound_text, task.memory_hint),
+                      shortfall(task, a, TrafficKind::kThrough));
 }
 
 Outcome check_task_speedup(GradeContext& ctx, const KernelTask& task) {

@@ -1,7 +1,10 @@
 // Checks for a stage task that is one kernel run on a list of shapes (stages
 // 2 and 5): correctness on the backend in use, emulator findings, per-line
-// cost against the ideal, shared-memory size, and the GPU speed-up over the
-// task's conflicted reference. The runners answer
+// cost against the ideal and shared-memory size (with the task's least
+// shared traffic), and the GPU speed-up over the task's conflicted
+// reference. The findings, cost and memory checks read the correctness run
+// itself (on the emulator, the same command line), fixed and random shapes
+// alike, every block traced: no run is priced that is not also graded. The runners answer
 //   run --task ID --shapes S --seed N   {"runs": [{shape | width+height, elements?, mismatches,
 //                                        first_mismatches: [{index | row+col, expected, got}], report}]}
 //   time --task ID --repeats R          {"student": ms, "conflicted": ms, ...}
@@ -13,6 +16,7 @@
 #include <vector>
 
 #include "checks.hpp"
+#include "traffic_checks.hpp"
 
 namespace banklab::grader {
 
@@ -20,13 +24,18 @@ struct KernelTask {
   std::string id;          ///< the runners' --task
   std::string kernel;      ///< the student's kernel
   std::string shapes;      ///< correctness shapes (random ones are added)
-  std::string behaviour;   ///< the emulator run the shared-memory checks read
   std::size_t max_bytes;   ///< shared-memory bound
   std::string bound_text;  ///< what that bound is
   std::string hint;        ///< for a line above its ideal
   std::string memory_hint; ///< for too much shared memory
   double min_speedup;      ///< GPU: conflicted reference time / yours, at least
   std::function<std::string(std::uint64_t seed)> random_shapes;
+  /// What a run must move through shared memory at least, from its label
+  /// ("300", "31x33") and output elements (empty: no minimum).
+  std::function<TrafficNeed(const std::string& label, long long outputs)> traffic = {};
+  std::string element = "float";  ///< the unit of the traffic message
+  int element_bytes = 4;
+  std::string traffic_rule;       ///< what the task moves through shared memory
 };
 
 /// The task's runner answer: on the backend in use, or always the emulator.

@@ -3,6 +3,7 @@
 // walks have a stride (a column walk, an array of structures, a 16x16 block)
 // for correctness, findings, per-line cost against the ideal and shared
 // memory; ten predictions; on a GPU, the cycle probe and timing ratios.
+#include <algorithm>
 #include <random>
 #include <sstream>
 
@@ -30,23 +31,53 @@ std::string random_shapes(const std::string& id, std::uint64_t seed) {
   return out.str();
 }
 
-KernelTask task(const char* id, const char* kernel, const char* shapes, const char* behaviour, std::size_t max_bytes,
-                const char* bound_text, const char* hint, double min_speedup) {
-  return {id,   kernel, shapes, behaviour, max_bytes, bound_text,
+KernelTask task(const char* id, const char* kernel, const char* shapes, std::size_t max_bytes, const char* bound_text,
+                const char* hint, double min_speedup) {
+  return {id,   kernel, shapes, max_bytes, bound_text,
           hint, "pad by less: an odd pitch is enough for a stride walk",
           min_speedup, [id = std::string(id)](std::uint64_t seed) { return random_shapes(id, seed); }};
 }
 
+long long blocks_of(long long count, long long per_block) { return (count + per_block - 1) / per_block; }
+
+// The least shared traffic of each task, per run: what the task says goes
+// through shared memory.
+KernelTask with_traffic_rows(KernelTask t) {
+  t.traffic = [](const std::string& label, long long outputs) {
+    const long long bytes = std::stoll(label) * 64 * 4;  // every float of every row, stored once and read once
+    return TrafficNeed{label, {}, outputs, bytes, bytes, 1};
+  };
+  t.traffic_rule = "each row goes through shared memory: its 64 floats staged once and read back once";
+  return t;
+}
+KernelTask with_traffic_particles(KernelTask t) {
+  t.traffic = [](const std::string& label, long long outputs) {
+    // Each output reads at least its neighbour (16 bytes) from the staged
+    // block; every particle but one per block was staged for a neighbour.
+    const long long blocks = blocks_of(std::stoll(label), 128);
+    return TrafficNeed{label, {}, outputs, std::max(0LL, outputs - blocks) * 16, outputs * 16, 1};
+  };
+  t.traffic_rule = "the block's particles go through shared memory: each output reads its neighbour from there";
+  return t;
+}
+KernelTask with_traffic_transpose(KernelTask t) {
+  t.traffic = [](const std::string& label, long long outputs) {
+    return TrafficNeed{label, {}, outputs, 4 * outputs, 4 * outputs, 1};
+  };
+  t.traffic_rule = "every element goes through the tile (one shared store and one shared load each)";
+  return t;
+}
+
 const std::vector<KernelTask>& tasks() {
   static const std::vector<KernelTask> all = {
-      task("rows", "row_sums", "1,127,128,256,300", "300", 128 * 65 * 4, "128 rows of 65 floats",
-           "lanes walk down a column: at row pitch p they are p words apart, so gcd(p, 32) lanes share each bank", 1.5),
-      task("particles", "neighbour_distances", "2,129,130,256,300", "300", 129 * 5 * 4, "129 particles of 5 floats",
-           "a field of a 4-float structure is 4 words from the same field of the next one: stride 4 is 4-way", 1.3),
-      task("transpose16", "transpose16", "16x16,1x1,15x17,17x15,48x32,34x18", "33x31,48x32", 16 * 18 * 4,
+      with_traffic_rows(task("rows", "row_sums", "1,127,128,256,300", 128 * 65 * 4, "128 rows of 65 floats",
+           "lanes walk down a column: at row pitch p they are p words apart, so gcd(p, 32) lanes share each bank", 1.5)),
+      with_traffic_particles(task("particles", "neighbour_distances", "2,129,130,256,300", 129 * 5 * 4, "129 particles of 5 floats",
+           "a field of a 4-float structure is 4 words from the same field of the next one: stride 4 is 4-way", 1.3)),
+      with_traffic_transpose(task("transpose16", "transpose16", "16x16,1x1,15x17,17x15,48x32,34x18", 16 * 18 * 4,
            "a 16x18 float tile",
            "a warp is two rows of 16 threads (lanes 0-15 and 16-31): work out the banks of both halves together",
-           1.02),
+           1.02)),
   };
   return all;
 }

@@ -3,11 +3,13 @@
 // findings, per-line costs and shared-memory size. Task B: the same for the
 // 16-byte chunk swizzle. On a GPU: speed against the conflicted tile and
 // stage 3's padded solution, and Nsight Compute against the emulator.
+#include <random>
 #include <set>
 #include <sstream>
 
 #include "checks.hpp"
 #include "rubric.hpp"
+#include "traffic_checks.hpp"
 
 namespace banklab::grader {
 
@@ -21,9 +23,16 @@ constexpr int kTimingTiles = 65536;  // 256 MiB of float4 chunks in and out
 constexpr int kTimingPasses = 8;
 constexpr int kNcuSize = 256;
 constexpr int kNcuTiles = 64;
-// Task A's emulator run for findings and costs: partial tiles both ways and full ones.
-const std::string kTransposeShapes = "31x33,33x31,64x64";
-// Task B's emulator runs: one tile read once; three tiles read in three passes.
+// Every run of a task is graded for correctness and priced: the findings,
+// cost and memory checks read the correctness runs (on the emulator, with
+// the same command lines), so no run can be told apart as "the pricing run"
+// by its arguments, its grid or a fixed small shape, and every block of
+// every run is traced. Task A's runs: one per correctness check.
+const char* const kSquareShapes = "32x32";
+const char* const kPartialShapes = "1x1,31x33,33x31";
+const char* const kLargeShapes = "1024x2048,2048x1024";
+// Task B's runs: one tile read once, three tiles read in three passes, and
+// a tile count and pass count drawn from the seed (never equal).
 const std::string kChunkShapes = "1";
 const std::string kChunkPassShapes = "3";
 constexpr int kChunkPasses = 3;
@@ -118,17 +127,51 @@ Outcome check_transpose(GradeContext& ctx, const std::string& shapes) {
   return check_transpose_answer(ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args), shapes);
 }
 
-const RunnerAnswer& transpose_behaviour(GradeContext& ctx) {
-  return ctx.cpu({"run", "--task", "transpose", "--shapes", kTransposeShapes, "--seed", seed_text(ctx.seed())});
+std::vector<std::string> transpose_shape_lists(std::uint64_t seed) {
+  return {kSquareShapes, kPartialShapes, kLargeShapes, random_shapes(seed)};
 }
 
-std::vector<LabelledReport> transpose_reports(const RunnerAnswer& a) {
+// Every correctness run of task A on the emulator, labelled "31x33". Sets
+// *failed to a runner answer that did not come.
+std::vector<LabelledReport> transpose_reports(GradeContext& ctx, const RunnerAnswer** failed) {
   std::vector<LabelledReport> reports;
-  for (const auto& run : a.data["runs"]) {
-    reports.push_back(
-        {std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>()), run["report"]});
+  for (const std::string& shapes : transpose_shape_lists(ctx.seed())) {
+    const RunnerAnswer& a =
+        ctx.cpu({"run", "--task", "transpose", "--shapes", shapes, "--seed", seed_text(ctx.seed())});
+    if (!a.ok) {
+      *failed = &a;
+      return {};
+    }
+    for (const auto& run : a.data["runs"]) {
+      reports.push_back(
+          {std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>()), run["report"]});
+    }
   }
   return reports;
+}
+
+std::string transpose_looked_at(std::uint64_t seed) {
+  std::string all;
+  for (const std::string& shapes : transpose_shape_lists(seed)) all += (all.empty() ? "" : ",") + shapes;
+  return all;
+}
+
+// Task A moves every element through the tile: one 4-byte store and one
+// 4-byte load per element of the matrix.
+std::vector<TrafficNeed> transpose_needs(const std::vector<LabelledReport>& reports) {
+  std::vector<TrafficNeed> needs;
+  for (const LabelledReport& r : reports) {
+    const auto x = r.label.find('x');
+    const long long elements = std::stoll(r.label.substr(0, x)) * std::stoll(r.label.substr(x + 1));
+    needs.push_back({r.label, r.report, elements, 4 * elements, 4 * elements, 1});
+  }
+  return needs;
+}
+
+std::string transpose_shortfall(const std::vector<LabelledReport>& reports, TrafficKind kind) {
+  return traffic_shortfall(transpose_needs(reports), kind, "transpose_swizzled", "float", 4,
+                           "every element goes through the tile (one shared store and one shared load each); "
+                           "a copy from global to global beside a token tile access is not a tiled transpose");
 }
 
 // ---- task B: the chunk swizzle ------------------------------------------------
@@ -156,9 +199,18 @@ std::string describe_chunk_run(const nlohmann::json& run) {
   return out.str();
 }
 
+// Task B's runs: (tiles, passes). The last one is drawn from the seed: 5 to
+// 40 tiles, 2 to 4 passes.
+std::vector<std::pair<std::string, int>> chunk_runs(std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 13);
+  const int tiles = std::uniform_int_distribution<int>(5, 40)(rng);
+  const int passes = std::uniform_int_distribution<int>(2, 4)(rng);
+  return {{kChunkShapes, 1}, {kChunkPassShapes, kChunkPasses}, {std::to_string(tiles), passes}};
+}
+
 Outcome check_chunks_correct(GradeContext& ctx) {
   std::string problems;
-  for (const auto& [shapes, passes] : {std::pair{kChunkShapes, 1}, std::pair{kChunkPassShapes, kChunkPasses}}) {
+  for (const auto& [shapes, passes] : chunk_runs(ctx.seed())) {
     const auto args = chunk_args(ctx, shapes, passes);
     const RunnerAnswer& a = ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args);
     if (!a.ok) return not_answered(a);
@@ -177,13 +229,14 @@ Outcome check_chunks_correct(GradeContext& ctx) {
                          "\nexpected: out[t*256 + k*32 + r] = chunk k of row r of tile t, added once per pass; "
                          "a chunk stored at swizzle_chunk(row, chunk) must be read from the same place");
   }
-  return Outcome::pass("correct on 1 tile (1 pass) and " + kChunkPassShapes + " tiles (" +
-                       std::to_string(kChunkPasses) + " passes)");
+  const auto runs = chunk_runs(ctx.seed());
+  return Outcome::pass("correct on 1 tile (1 pass), " + kChunkPassShapes + " tiles (" + std::to_string(kChunkPasses) +
+                       " passes) and " + runs[2].first + " tiles (" + std::to_string(runs[2].second) + " passes)");
 }
 
 std::vector<LabelledReport> chunk_reports(GradeContext& ctx, const RunnerAnswer** failed) {
   std::vector<LabelledReport> reports;
-  for (const auto& [shapes, passes] : {std::pair{kChunkShapes, 1}, std::pair{kChunkPassShapes, kChunkPasses}}) {
+  for (const auto& [shapes, passes] : chunk_runs(ctx.seed())) {
     const RunnerAnswer& a = ctx.cpu(chunk_args(ctx, shapes, passes));
     if (!a.ok) {
       *failed = &a;
@@ -199,6 +252,26 @@ std::vector<LabelledReport> chunk_reports(GradeContext& ctx, const RunnerAnswer*
   return reports;
 }
 
+// Task B: every tile stored once (4096 bytes) and read once per pass.
+std::vector<TrafficNeed> chunk_needs(const std::vector<LabelledReport>& reports) {
+  std::vector<TrafficNeed> needs;
+  for (const LabelledReport& r : reports) {
+    const long long tiles = std::stoll(r.label);
+    const int passes = std::stoi(r.label.substr(r.label.find(" x ") + 3));
+    const long long bytes = tiles * static_cast<long long>(kTileBytes);
+    needs.push_back({r.label, r.report, tiles * kTile * kTile, bytes, bytes * passes, passes});
+  }
+  return needs;
+}
+
+std::string chunk_shortfall(const std::vector<LabelledReport>& reports, TrafficKind kind) {
+  return traffic_shortfall(chunk_needs(reports), kind, "chunk_transpose_swizzled", "float", 4,
+                           kind == TrafficKind::kLoads
+                               ? "every pass reads its chunk from shared memory again (one 16-byte load per "
+                                 "thread per pass), not a value kept from the first pass"
+                               : "every chunk goes through the tile: one shared store and one shared load each");
+}
+
 // ---- both tasks: findings, costs, memory ----------------------------------------
 
 const std::vector<std::string> kFindingKinds = {"out-of-bounds global access", "out-of-bounds shared access",
@@ -206,55 +279,62 @@ const std::vector<std::string> kFindingKinds = {"out-of-bounds global access", "
                                                 "deadlock",                     "shared-memory race",
                                                 "uninitialised shared read"};
 
+// Task A's or task B's correctness runs on the emulator.
+std::vector<LabelledReport> task_reports(GradeContext& ctx, bool chunks, const RunnerAnswer** failed) {
+  return chunks ? chunk_reports(ctx, failed) : transpose_reports(ctx, failed);
+}
+
+std::string chunks_looked_at(std::uint64_t seed) {
+  const auto runs = chunk_runs(seed);
+  return "1 tile, " + kChunkPassShapes + " tiles and " + runs[2].first + " tiles";
+}
+
 Outcome check_task_findings(GradeContext& ctx, bool chunks) {
+  const RunnerAnswer* failed = nullptr;
+  const auto reports = task_reports(ctx, chunks, &failed);
+  if (failed != nullptr) return not_answered(*failed);
   if (chunks) {
-    const RunnerAnswer* failed = nullptr;
-    const auto reports = chunk_reports(ctx, &failed);
-    if (failed != nullptr) return not_answered(*failed);
     return check_findings(reports, kFindingKinds,
                           "float4 chunks need 16-byte aligned rows (keep float4 tile[32][8]); every index must stay "
                           "in the tile; the barrier must come between the write and the read",
-                          "1 tile and " + kChunkPassShapes + " tiles");
+                          chunks_looked_at(ctx.seed()));
   }
-  const RunnerAnswer& a = transpose_behaviour(ctx);
-  if (!a.ok) return not_answered(a);
-  return check_findings(transpose_reports(a), kFindingKinds,
+  return check_findings(reports, kFindingKinds,
                         "a swizzled index must stay in 0..31 (an XOR of numbers below 32 does); the bounds test "
                         "guards every global access; the barrier stays outside the if",
-                        kTransposeShapes);
+                        transpose_looked_at(ctx.seed()));
 }
 
 Outcome check_task_cost(GradeContext& ctx, bool chunks, LineKind kind) {
   const std::string what = kind == LineKind::kStores ? "store" : "load";
+  const RunnerAnswer* failed = nullptr;
+  const auto reports = task_reports(ctx, chunks, &failed);
+  if (failed != nullptr) return not_answered(*failed);
+  const TrafficKind traffic = kind == LineKind::kStores ? TrafficKind::kStores : TrafficKind::kLoads;
   if (chunks) {
-    const RunnerAnswer* failed = nullptr;
-    const auto reports = chunk_reports(ctx, &failed);
-    if (failed != nullptr) return not_answered(*failed);
-    return check_line_costs(reports, kind, ctx.verbose(), "no shared-memory " + what + " found in the chunk kernel",
-                            "16-byte accesses are served a quarter-warp (8 lanes) at a time: the 8 lanes must "
-                            "cover 8 different chunks of 128 bytes, i.e. all 32 banks once");
+    return with_traffic(
+        check_line_costs(reports, kind, ctx.verbose(), "no shared-memory " + what + " found in the chunk kernel",
+                         "16-byte accesses are served a quarter-warp (8 lanes) at a time: the 8 lanes must "
+                         "cover 8 different chunks of 128 bytes, i.e. all 32 banks once"),
+        chunk_shortfall(reports, traffic));
   }
-  const RunnerAnswer& a = transpose_behaviour(ctx);
-  if (!a.ok) return not_answered(a);
-  return check_line_costs(transpose_reports(a), kind, ctx.verbose(),
-                          "no shared-memory " + what + " found: stage the tile in shared memory",
-                          "a warp reading a logical column must find it in 32 different physical columns: the "
-                          "same swizzle on the write and the read");
+  return with_traffic(check_line_costs(reports, kind, ctx.verbose(),
+                                       "no shared-memory " + what + " found: stage the tile in shared memory",
+                                       "a warp reading a logical column must find it in 32 different physical "
+                                       "columns: the same swizzle on the write and the read"),
+                      transpose_shortfall(reports, traffic));
 }
 
 Outcome check_task_memory(GradeContext& ctx, bool chunks) {
-  std::size_t bytes = 0;
-  if (chunks) {
-    const RunnerAnswer& a = ctx.cpu(chunk_args(ctx, kChunkShapes, 1));
-    if (!a.ok) return not_answered(a);
-    bytes = a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>();
-  } else {
-    const RunnerAnswer& a = transpose_behaviour(ctx);
-    if (!a.ok) return not_answered(a);
-    bytes = a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>();
-  }
-  return check_shared_bytes(bytes, kTileBytes, chunks ? "one float4 tile[32][8]" : "one float tile[32][32]",
-                            "a swizzle moves elements around inside the tile: no padding, no second tile");
+  const RunnerAnswer* failed = nullptr;
+  const auto reports = task_reports(ctx, chunks, &failed);
+  if (failed != nullptr) return not_answered(*failed);
+  const std::size_t bytes = reports.front().report["shared_bytes"].get<std::size_t>();
+  const std::string shortfall = chunks ? chunk_shortfall(reports, TrafficKind::kThrough)
+                                       : transpose_shortfall(reports, TrafficKind::kThrough);
+  return with_traffic(check_shared_bytes(bytes, kTileBytes, chunks ? "one float4 tile[32][8]" : "one float tile[32][32]",
+                                         "a swizzle moves elements around inside the tile: no padding, no second tile"),
+                      shortfall);
 }
 
 // ---- on a GPU ---------------------------------------------------------------------
@@ -326,11 +406,11 @@ Rubric lab04_rubric() {
       [](GradeContext& c) { return check_one_to_one(c, "swizzle", "swizzle", kTile, kTile, false, kTile); });
   // Task A's kernel.
   const std::string square = "transpose_swizzled: transpose of a 32x32 matrix";
-  add(square, "swizzled transpose", 5, {}, false, [](GradeContext& c) { return check_transpose(c, "32x32"); });
+  add(square, "swizzled transpose", 5, {}, false, [](GradeContext& c) { return check_transpose(c, kSquareShapes); });
   add("transpose_swizzled: partial tiles 1x1, 31x33, 33x31", "swizzled transpose", 5, {}, false,
-      [](GradeContext& c) { return check_transpose(c, "1x1,31x33,33x31"); });
+      [](GradeContext& c) { return check_transpose(c, kPartialShapes); });
   add("transpose_swizzled: 1024x2048 and 2048x1024", "swizzled transpose", 5, {}, false,
-      [](GradeContext& c) { return check_transpose(c, "1024x2048,2048x1024"); });
+      [](GradeContext& c) { return check_transpose(c, kLargeShapes); });
   add("transpose_swizzled: two random shapes, odd and even", "swizzled transpose", 5, {}, false,
       [](GradeContext& c) { return check_transpose(c, random_shapes(c.seed())); });
   add("transpose_swizzled: no out-of-bounds, misaligned, racy or uninitialised access, no barrier divergence",

@@ -1,5 +1,6 @@
 // Stage-5 runner on the CPU emulator. Prints one JSON object per command:
-//   runner run --task poly|quads --shapes 1,200 --seed N [--time-limit S]   (shapes: element counts)
+//   runner run --task poly|quads --shapes 1,200 --seed N [--time-limit S]   (shapes: element counts;
+//          a quads item N:P asks for P read passes instead of 2)
 //   runner run --task double|half --shapes 32x32,31x33 --seed N [--time-limit S]
 //          per shape the comparison with the CPU reference (outputs poisoned
 //          first) and the emulator's report
@@ -25,11 +26,17 @@ int parse_count(const std::string& text) {
 }
 
 // A 1-D task: the kernel's output against the reference, bit for bit.
-nlohmann::json run_1d(const std::string& task, int n, std::uint64_t seed, double time_limit) {
+nlohmann::json run_1d(const std::string& task, const std::string& item, std::uint64_t seed, double time_limit) {
   const bool poly = task == "poly";
+  lab05::QuadRun quad;
+  if (!poly && !lab05::parse_quad_run(item.c_str(), &quad)) {
+    std::cerr << "runner: bad quads run '" << item << "' (expected N or N:PASSES)\n";
+    std::exit(2);
+  }
+  const int n = poly ? parse_count(item) : quad.quads;
   const std::vector<float> coefficients = lab05::poly_coefficients(seed);
   const std::vector<float> in = poly ? lab05::poly_points(n, seed) : lab05::quad_input(n, seed);
-  const std::vector<float> expected = poly ? lab05::expected_poly(coefficients, in) : lab05::expected_quads(in, lab05::kQuadPasses);
+  const std::vector<float> expected = poly ? lab05::expected_poly(coefficients, in) : lab05::expected_quads(in, quad.passes);
   auto* d_in = static_cast<float*>(banklab::emu::device_malloc(in.size() * sizeof(float)));
   auto* d_out = static_cast<float*>(banklab::emu::device_malloc(expected.size() * sizeof(float)));
   auto* d_coef = static_cast<float*>(banklab::emu::device_malloc(coefficients.size() * sizeof(float)));
@@ -44,12 +51,13 @@ nlohmann::json run_1d(const std::string& task, int n, std::uint64_t seed, double
       poly ? banklab::emu::launch(options, grid, dim3(threads), poly_eval, d_out, static_cast<const float*>(d_in),
                                   static_cast<const float*>(d_coef), n)
            : banklab::emu::launch(options, grid, dim3(threads), sum_quads, d_out, static_cast<const float*>(d_in), n,
-                                  lab05::kQuadPasses);
+                                  quad.passes);
   nlohmann::json run = harness::float_comparison_json(expected, d_out);
   banklab::emu::device_free(d_in);
   banklab::emu::device_free(d_out);
   banklab::emu::device_free(d_coef);
-  run["shape"] = std::to_string(n);
+  run["shape"] = poly || quad.passes == lab05::kQuadPasses ? std::to_string(n)
+                                                            : std::to_string(n) + ":" + std::to_string(quad.passes);
   run["report"] = banklab::emu::to_json(report);
   return run;
 }
@@ -69,7 +77,7 @@ int main(int argc, char** argv) {
                                                                     dim3(lab05::kHalfTile, lab05::kHalfRows));
   } else if (args.command == "run" && (task == "poly" || task == "quads") && !args.shapes.empty()) {
     out["runs"] = harness::run_each(args.shapes, args.time_limit, [&](const std::string& item, double left) {
-      return run_1d(task, parse_count(item), args.seed, left);
+      return run_1d(task, item, args.seed, left);
     });
   } else if (args.command == "answers") {
     out["predictions"] = nlohmann::json::array();

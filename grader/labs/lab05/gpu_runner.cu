@@ -56,10 +56,15 @@ int run_1d(const std::string& task, const std::string& shapes, std::uint64_t see
   std::stringstream list(shapes);
   std::string item;
   while (std::getline(list, item, ',')) {
-    const int n = std::max(1, std::atoi(item.c_str()));
+    lab05::QuadRun quad;
+    if (!poly && !lab05::parse_quad_run(item.c_str(), &quad)) {
+      std::fprintf(stderr, "runner: bad quads run '%s' (expected N or N:PASSES)\n", item.c_str());
+      return 2;
+    }
+    const int n = poly ? std::max(1, std::atoi(item.c_str())) : quad.quads;
     const std::vector<float> c = lab05::poly_coefficients(seed);
     const std::vector<float> in = poly ? lab05::poly_points(n, seed) : lab05::quad_input(n, seed);
-    const std::vector<float> expected = poly ? lab05::expected_poly(c, in) : lab05::expected_quads(in, lab05::kQuadPasses);
+    const std::vector<float> expected = poly ? lab05::expected_poly(c, in) : lab05::expected_quads(in, quad.passes);
     float *d_in = nullptr, *d_out = nullptr, *d_c = nullptr;
     HARNESS_CUDA_CHECK(cudaMalloc(&d_in, in.size() * sizeof(float)));
     HARNESS_CUDA_CHECK(cudaMalloc(&d_out, expected.size() * sizeof(float)));
@@ -68,13 +73,16 @@ int run_1d(const std::string& task, const std::string& shapes, std::uint64_t see
     HARNESS_CUDA_CHECK(cudaMemcpy(d_c, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice));
     HARNESS_CUDA_CHECK(cudaMemset(d_out, harness::kPoisonByte, expected.size() * sizeof(float)));
     if (poly) launch_poly(poly_eval, d_out, d_in, d_c, n);
-    else launch_quads(sum_quads, d_out, d_in, n, lab05::kQuadPasses);
+    else launch_quads(sum_quads, d_out, d_in, n, quad.passes);
     cudaError_t error = cudaGetLastError();
     if (error == cudaSuccess) error = cudaDeviceSynchronize();
     std::vector<float> got(expected.size());
     if (error == cudaSuccess)
       error = cudaMemcpy(got.data(), d_out, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
-    j.open('{').key("shape").value(std::to_string(n)).key("elements").value(static_cast<long long>(expected.size()));
+    const std::string label = poly || quad.passes == lab05::kQuadPasses
+                                  ? std::to_string(n)
+                                  : std::to_string(n) + ":" + std::to_string(quad.passes);
+    j.open('{').key("shape").value(label).key("elements").value(static_cast<long long>(expected.size()));
     if (error != cudaSuccess) {
       j.key("error").value(std::string(cudaGetErrorString(error)));
       j.close('}').close(']').close('}');

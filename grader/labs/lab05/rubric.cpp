@@ -31,32 +31,81 @@ std::string random_sides(std::uint64_t seed, int tile) {
   return std::to_string(2 * side(rng) + 1) + "x" + std::to_string(2 * side(rng) + 1);
 }
 
+// sum_quads' random runs: the counts of random_counts, each with 3 to 6 read
+// passes (the fixed runs take 2), so that shared loads are seen to grow with
+// `passes`: "301:4,1000:3".
+std::string random_quad_runs(std::uint64_t seed) {
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 9);
+  std::uniform_int_distribution<int> passes(3, 6);
+  const std::string counts = random_counts(seed, 128);
+  const auto comma = counts.find(',');
+  return counts.substr(0, comma) + ":" + std::to_string(passes(rng)) + "," + counts.substr(comma + 1) + ":" +
+         std::to_string(passes(rng));
+}
+
 // The tasks in the lab file's order.
 enum TaskIndex { kPoly, kDouble, kHalf, kQuads };
 
-const std::vector<KernelTask>& tasks() {
-  static const std::vector<KernelTask> all = {
-      {"poly", "poly_eval", "1,127,128,1000", "200", 8 * 4, "one copy of the 8 coefficients",
+std::vector<KernelTask> plain_tasks() {
+  return {
+      {"poly", "poly_eval", "1,127,128,1000", 8 * 4, "one copy of the 8 coefficients",
        "lanes that read the same word are served together: give every lane the same coefficient address",
        "one table for the whole block is enough: every lane reads the same coefficients", 1.5,
        [](std::uint64_t seed) { return random_counts(seed, 128); }},
-      {"double", "transpose_double", "32x32,1x1,31x33,33x31,96x40", "31x33,64x64", 32 * 33 * 8,
+      {"double", "transpose_double", "32x32,1x1,31x33,33x31,96x40", 32 * 33 * 8,
        "a 32x33 double tile",
        "8-byte accesses are served a half-warp (16 lanes) at a time: the 16 lanes must cover 32 different banks "
        "(two words each)",
        "one double of padding per row is enough (banksim --width 8 --stride 33)", 1.2,
        [](std::uint64_t seed) { return random_sides(seed, 32); }},
-      {"half", "transpose_half", "64x64,1x1,63x65,65x63,130x70", "63x65,128x128", 64 * 66 * 2,
+      {"half", "transpose_half", "64x64,1x1,63x65,65x63,130x70", 64 * 66 * 2,
        "a 64x66 half tile",
        "two halves share a 32-bit word: a row pitch of 65 halves is 32.5 words, so pairs of rows meet on one bank; "
        "make the pitch an odd number of words",
        "two halves of padding per row are enough (banksim --width 2 --stride 66)", 1.5,
        [](std::uint64_t seed) { return random_sides(seed, 64); }},
-      {"quads", "sum_quads", "1,127,128,1000", "300", 128 * 16, "128 float4s",
+      {"quads", "sum_quads", "1,127,128,1000", 128 * 16, "128 float4s",
        "four floats of a thread are 4 words from the next thread's: as four 4-byte loads that is 4-way, as one "
        "16-byte load a quarter-warp covers all 32 banks",
-       "stage 128 quads, no more", 1.5, [](std::uint64_t seed) { return random_counts(seed, 128); }},
+       "stage 128 quads, no more", 1.5, random_quad_runs},
   };
+}
+
+
+// The launch shapes of grader/labs/lab05/student_api.hpp (which the grader
+// does not include: it declares the kernels with the emulator's half type).
+constexpr long long kPolyThreads = 128, kTerms = 8, kQuadPasses = 2;
+
+// The least shared traffic of each task, per run: what the task says goes
+// through shared memory (element counts from the run's outputs).
+const std::vector<KernelTask>& tasks() {
+  static const std::vector<KernelTask> all = [] {
+    std::vector<KernelTask> t = plain_tasks();
+    t[kPoly].traffic = [](const std::string& label, long long outputs) {
+      const long long blocks = (outputs + kPolyThreads - 1) / kPolyThreads;
+      return TrafficNeed{label, {}, outputs, blocks * kTerms * 4, outputs * kTerms * 4, 1};
+    };
+    t[kPoly].traffic_rule = "every lane reads its 8 coefficients from the block's shared table (a broadcast)";
+    t[kDouble].traffic = [](const std::string& label, long long outputs) {
+      return TrafficNeed{label, {}, outputs, 8 * outputs, 8 * outputs, 1};
+    };
+    t[kDouble].element = "double";
+    t[kDouble].element_bytes = 8;
+    t[kHalf].traffic = [](const std::string& label, long long outputs) {
+      return TrafficNeed{label, {}, outputs, 2 * outputs, 2 * outputs, 1};
+    };
+    t[kHalf].element = "half";
+    t[kHalf].element_bytes = 2;
+    t[kDouble].traffic_rule = t[kHalf].traffic_rule =
+        "every element goes through the tile (one shared store and one shared load each)";
+    t[kQuads].traffic = [](const std::string& label, long long outputs) {
+      const auto colon = label.find(':');
+      const int passes = colon == std::string::npos ? static_cast<int>(kQuadPasses) : std::stoi(label.substr(colon + 1));
+      return TrafficNeed{label, {}, outputs, 16 * outputs, 16 * outputs * passes, passes};
+    };
+    t[kQuads].traffic_rule = "every quad is staged in shared memory once and read from there again in every pass";
+    return t;
+  }();
   return all;
 }
 

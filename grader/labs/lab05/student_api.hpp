@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -26,7 +27,28 @@ namespace lab05 {
 inline constexpr int kTerms = 8;
 inline constexpr int kPolyThreads = 128;
 inline constexpr int kQuadThreads = 128;
-inline constexpr int kQuadPasses = 2;  // correctness and emulator runs; the GPU timing uses more
+inline constexpr int kQuadPasses = 2;  // runs that do not say; the GPU timing uses more
+
+/// A sum_quads run: "N" (N quads, kQuadPasses passes) or "N:P" (P passes,
+/// 1 to 64). Returns false for anything else.
+struct QuadRun {
+  int quads = 0, passes = kQuadPasses;
+};
+inline bool parse_quad_run(const char* text, QuadRun* run) {
+  char* end = nullptr;
+  const long n = std::strtol(text, &end, 10);
+  if (end == text || n < 1 || n > (1 << 24)) return false;
+  long passes = kQuadPasses;
+  if (*end == ':') {
+    const char* p = end + 1;
+    passes = std::strtol(p, &end, 10);
+    if (end == p || passes < 1 || passes > 64) return false;
+  }
+  if (*end != '\0') return false;
+  run->quads = static_cast<int>(n);
+  run->passes = static_cast<int>(passes);
+  return true;
+}
 inline constexpr int kHalfTile = 64;
 inline constexpr int kHalfRows = 4;
 

@@ -1,0 +1,183 @@
+// Stages 2, 4 and 5 graded against hostile submissions (tests/grader/lab0N/hostile/):
+// kernels that are conflict-free only on the runs they can recognise as the
+// pricing runs (fixed small grids, the command line, their own arguments),
+// that copy global to global beside a token shared access, or that read
+// shared memory once for every pass. Each scored 90/90 on main at 53fab2c
+// (--backend cpu --seed 1), when the cost checks read runs of their own
+// ("31x33,33x31,64x64", "300", ...); each must now lose exactly the cost or
+// memory checks its cheat was for, and correct submissions written
+// differently from the references keep full marks.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "run_command.hpp"
+
+namespace {
+
+const std::string kSource = BANKLAB_SOURCE_DIR;
+
+struct Graded {
+  int status = -1;
+  nlohmann::json report;
+  std::string err;
+};
+
+Graded grade(int lab, const std::string& impl, std::uint64_t seed = 1) {
+  const std::string err_file = std::string(BANKLAB_TEST_TMP) + "/hostile_stages_stderr.txt";
+  const std::string impl_args = impl.empty() ? "--solutions" : "--impl " + kSource + "/tests/grader/" + impl;
+  const auto r = banklab::test::run_command(std::string(GRADER_PATH) + " --lab " + std::to_string(lab) + " " +
+                                            impl_args + " --backend cpu --seed " + std::to_string(seed) +
+                                            " --time-limit 8 --format json 2>" + err_file);
+  std::ifstream in(err_file);
+  std::ostringstream err;
+  err << in.rdbuf();
+  Graded g{r.status, nlohmann::json(), err.str()};
+  if (r.status == 0 || r.status == 1) g.report = nlohmann::json::parse(r.out);
+  return g;
+}
+
+std::set<std::string> failing(const nlohmann::json& report) {
+  std::set<std::string> names;
+  for (const auto& c : report["checks"]) {
+    if (c["status"] == "fail") names.insert(c["name"].get<std::string>());
+  }
+  return names;
+}
+
+std::string output_of(const nlohmann::json& report, const std::string& check) {
+  for (const auto& c : report["checks"]) {
+    if (c["name"] == check) return c["output"].get<std::string>();
+  }
+  FAIL("no check named " << check);
+  return "";
+}
+
+struct Case {
+  std::string file;             ///< under tests/grader/
+  double score;                 ///< of 90 after the change (all were 90 before)
+  std::set<std::string> fails;  ///< exactly these checks fail
+  std::string check, text;      ///< and this one says this
+  bool host_code = false;       ///< reads /proc/self/cmdline: the source check may refuse it instead
+};
+
+void check_case(int lab, const Case& c, std::uint64_t seed = 1) {
+  INFO("stage " << lab << ": " << c.file << " --seed " << seed);
+  const Graded g = grade(lab, c.file, seed);
+  INFO(g.err);
+  // The source check (another branch) refuses host calls in kernel code
+  // before the build: then the cheat gets no grade at all, which is also right.
+  if (c.host_code && g.status == 2) {
+    CHECK(g.err.find(c.file.substr(c.file.rfind('/') + 1)) != std::string::npos);
+    return;
+  }
+  REQUIRE(g.status == 1);
+  CHECK(g.report["score"].get<double>() == c.score);
+  CHECK(failing(g.report) == c.fails);
+  CHECK(output_of(g.report, c.check).find(c.text) != std::string::npos);
+}
+
+}  // namespace
+
+TEST_CASE("stage 4: kernels that recognise the pricing run, copy global to global or read once lose their checks") {
+  const std::string write = "transpose_swizzled: tile write costs 1 wavefront per warp instruction";
+  const std::string read = "transpose_swizzled: tile read costs 1 wavefront per warp instruction";
+  const std::string size = "transpose_swizzled: shared memory no more than a 32x32 float tile (4096 bytes)";
+  const std::string chunk_read = "chunk_transpose_swizzled: float4 column-chunk read costs the ideal 4 wavefronts";
+  const std::vector<Case> cases = {
+      // Conflicted on the large and random shapes, which are priced now.
+      {"lab04/hostile/fixed_grids.cu", 80, {read, chunk_read}, read, "yours: 32 wavefronts, expected: 1"},
+      {"lab04/hostile/kernel_sees_pricing.cu", 80, {read, chunk_read}, chunk_read, "yours: 32 wavefronts, expected: 4"},
+      {"lab04/hostile/cmdline.cu", 85, {read}, read, "yours: 32 wavefronts, expected: 1", true},
+      // 256 token stores for the 1024 floats of the 32x32 run.
+      {"lab04/hostile/global_copy.cu",
+       75,
+       {write, read, size},
+       write,
+       "on 32x32: transpose_swizzled stored 256 floats in shared memory for 1024 output floats, at least 1024 "
+       "expected: every element goes through the tile"},
+      {"lab04/hostile/chunk_read_once.cu",
+       85,
+       {chunk_read},
+       chunk_read,
+       "on 3 tiles x 3 passes: chunk_transpose_swizzled loaded 3072 floats from shared memory for 3072 output floats "
+       "and 3 passes, at least 9216 expected: every pass reads its chunk from shared memory again"},
+  };
+  for (const Case& c : cases) check_case(4, c);
+  // The random run (tiles and passes from the seed) catches tiles == passes on any seed.
+  check_case(4, cases[1], 7);
+}
+
+TEST_CASE("stage 2: kernels that recognise the pricing run or sum rows from global memory lose their checks") {
+  const std::string rows = "row_sums: every shared access at its ideal wavefronts";
+  const std::string rows_memory = "row_sums: shared memory no more than 128 rows of 65 floats";
+  const std::string particles = "neighbour_distances: every shared access at its ideal wavefronts";
+  const std::string transpose = "transpose16: every shared access at its ideal wavefronts";
+  const std::set<std::string> costs = {rows, particles, transpose};
+  const std::vector<Case> cases = {
+      {"lab02/hostile/fixed_grids.cu", 66, costs, rows, "yours: 32 wavefronts, expected: 1"},
+      {"lab02/hostile/kernel_sees_pricing.cu", 66, costs, particles, "yours: 4 wavefronts, expected: 1"},
+      {"lab02/hostile/cmdline.cu", 66, costs, transpose, "yours: 8 wavefronts, expected: 1", true},
+      // row_sums: one token float per thread for 64 floats per row. The
+      // file's transpose16 (one thread per element, a token store and load of
+      // a float each) moves as many bytes through shared memory as a real
+      // tile: counting traffic cannot see it; it keeps its points.
+      {"lab02/hostile/global_copy.cu",
+       80,
+       {rows, rows_memory},
+       rows_memory,
+       "on 1: row_sums loaded 1 float from shared memory for 1 output float, at least 64 expected: each row goes "
+       "through shared memory"},
+  };
+  for (const Case& c : cases) check_case(2, c);
+}
+
+TEST_CASE("stage 5: kernels that recognise the pricing run or read from global memory lose their checks") {
+  const std::string double_read = "transpose_double: tile read at its ideal wavefronts";
+  const std::string half_read = "transpose_half: tile read at its ideal wavefronts";
+  const std::string quads = "sum_quads: every shared access at its ideal wavefronts";
+  const std::string poly = "poly_eval: every shared access at its ideal wavefronts";
+  const std::string poly_memory = "poly_eval: shared memory no more than one copy of the 8 coefficients";
+  const std::set<std::string> reads = {double_read, half_read, quads};
+  const std::vector<Case> cases = {
+      {"lab05/hostile/fixed_grids.cu", 76, reads, double_read, "yours: 32 wavefronts, expected: 2"},
+      {"lab05/hostile/kernel_sees_pricing.cu", 76, reads, half_read, "yours: 32 wavefronts, expected: 1"},
+      {"lab05/hostile/cmdline.cu", 76, reads, quads, "yours: 4 wavefronts, expected: 1", true},
+      // poly_eval: one broadcast token load per output for 8 coefficients;
+      // sum_quads: one float4 token per quad, 2 passes asked.
+      {"lab05/hostile/global_copy.cu",
+       72,
+       {poly, poly_memory, quads},
+       quads,
+       "on 1: sum_quads loaded 4 floats from shared memory for 1 output float and 2 passes, at least 8 expected"},
+      // Every run used 2 passes before; the random runs now take 3 to 6.
+      {"lab05/hostile/quads_passes_two.cu",
+       84,
+       {quads},
+       quads,
+       "on 1169:3: sum_quads loaded 5120 floats from shared memory for 1169 output floats and 3 passes, at least "
+       "14028 expected: every quad is staged in shared memory once and read from there again "
+       "in every pass"},
+  };
+  for (const Case& c : cases) check_case(5, c);
+}
+
+TEST_CASE("stages 2, 4, 5: the references and correct submissions written differently keep full marks") {
+  const std::vector<std::pair<int, std::string>> right = {
+      {2, ""}, {2, "lab02/right/alternative.cu"}, {2, "lab02/right/own_rows.cu"},
+      {4, ""}, {4, "lab04/right/alternative.cu"}, {4, "lab04/right/reversed_xor.cu"},
+      {5, ""}, {5, "lab05/right/alternative.cu"}, {5, "lab05/right/powers_and_flat_tiles.cu"},
+  };
+  for (const auto& [lab, file] : right) {
+    INFO("stage " << lab << ": " << (file.empty() ? "the reference" : file));
+    const Graded g = grade(lab, file);
+    INFO(g.err);
+    REQUIRE(g.status == 0);
+    CHECK(g.report["score"].get<double>() == 90);
+  }
+}
