@@ -264,6 +264,12 @@ std::vector<std::string> check_lab_object(const std::string& object, const std::
              "give your own functions and variables other names (and no extern \"C\")");
     }
   }
+  // The marker the runtime turns the strict guard on by (even for an
+  // object without data of its own).
+  const std::string marker = guarded + ".marker";
+  std::ofstream(marker, std::ios::binary) << "banklab lab object" << '\0';
+  args.insert(args.end(), {"--add-section", "banklab_lab_rodata_marker=" + marker, "--set-section-flags",
+                           "banklab_lab_rodata_marker=alloc,readonly,data"});
   args.push_back(object);
   args.push_back(guarded);
   return args;

@@ -26,6 +26,7 @@ extern char __start_banklab_lab_data[] __attribute__((weak));
 extern char __stop_banklab_lab_data[] __attribute__((weak));
 extern char __start_banklab_lab_bss[] __attribute__((weak));
 extern char __stop_banklab_lab_bss[] __attribute__((weak));
+extern char __start_banklab_lab_rodata_marker[] __attribute__((weak));
 // The executable's code, for telling return addresses among stack words.
 extern char __executable_start[];
 extern char etext[];
@@ -125,7 +126,7 @@ void drop_stale(FrameStack& s, std::uintptr_t* slot) {
 
 }  // namespace
 
-const bool g_guard_strict = g_lab_rodata.hi != 0 || g_lab_data.hi != 0 || g_lab_bss.hi != 0;
+const bool g_guard_strict = __start_banklab_lab_rodata_marker != nullptr;
 
 [[noreturn]] void stop_launch() {
   Runtime& r = rt();
