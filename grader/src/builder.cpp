@@ -7,6 +7,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "link_check.hpp"
 #include "process.hpp"
 #include "source_check.hpp"
 
@@ -113,6 +114,8 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   hash.add(read_file(config_.dynamic_shared_script));
   for (const auto& flag : config_.cpu_link_flags) hash.add_arg(flag);
   hash.add("link: runner library first, -u main");  // the link order the secret relies on
+  hash.add(lab_object_allowlist());                  // the link check and the guard's marking
+  hash.add("guard: data renamed, memcpy/memmove/memset/printf redirected, sanitizer constructor removed");
   // The compatibility headers compiled into every runner: a kit update that
   // changes them must rebuild the runners.
   for (const auto& header : kit_headers(config_)) {
@@ -120,9 +123,19 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
     hash.add(read_file(header.string()));
   }
   const std::string dir = config_.cache_dir() + "/cpu-" + hash.hex();
-  const std::string object = dir + "/kernel.o";
+  const std::string compiled = dir + "/kernel.o";
+  const std::string object = dir + "/kernel_guarded.o";
   const std::string runner = dir + "/runner";
-  compile.insert(compile.end(), {"-o", object});
+  compile.insert(compile.end(), {"-o", compiled});
+  const std::string what = fs::path(source).filename().string() + " for the CPU emulator";
+  std::vector<std::string> mark;
+  if (!fs::exists(runner)) {
+    // The compiled object is checked (what it calls and defines, no
+    // constructors: link_check.cpp) before anything of it is linked, and
+    // its data marked for the emulator's memory guard.
+    build_cached({compile}, compiled, what, time_limit_);
+    mark = check_lab_object(compiled, source, object, time_limit_);
+  }
   // The file's extern __shared__ arrays get their definitions (one block).
   const std::string dynamic = dir + "/dynamic_shared.cpp";
   const std::vector<std::string> define_dynamic = {"sh", config_.dynamic_shared_script, dynamic, object};
@@ -134,8 +147,7 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
                                    dir + "/dynamic_shared.o", lab.cpu_runner_library};
   link.insert(link.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
   link.insert(link.end(), config_.cpu_link_flags.begin(), config_.cpu_link_flags.end());
-  build_cached({compile, define_dynamic, compile_dynamic, link}, runner,
-               fs::path(source).filename().string() + " for the CPU emulator", time_limit_);
+  build_cached({mark, define_dynamic, compile_dynamic, link}, runner, what, time_limit_);
   return runner;
 }
 

@@ -169,6 +169,7 @@ void unsupported(const char* what) {
 }
 
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks) {
+  if (std::exchange(rt().crash.reported, false)) return;  // the memory guard made its finding
   const Thread* t = rt().crash.thread;
   const std::string who = t != nullptr ? thread_text(*t) + " of " + block_text() : "the emulator's scheduler";
   if (rt().crash.signal == SIGALRM) {

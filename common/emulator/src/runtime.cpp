@@ -333,6 +333,9 @@ bool run_block(int thread_count) {
     // cache sets: start each fiber's stack at a different cache line.
     const std::size_t color = static_cast<std::size_t>(i % 64) * 64;
     t.context = ctx::make_fcontext(g_stacks.top(i) - color, g_stacks.stack_bytes - color, fiber_entry);
+    t.stack_lo = reinterpret_cast<std::uintptr_t>(g_stacks.top(i)) - g_stacks.stack_bytes;
+    t.stack_hi = reinterpret_cast<std::uintptr_t>(g_stacks.top(i)) - color;  // where the fiber starts
+    t.frames.depth = 0;
   }
   rt().trace_begin_block(warp_count);
   int alive = thread_count;

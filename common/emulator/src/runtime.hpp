@@ -22,6 +22,28 @@ namespace banklab::emu::detail {
 
 enum class ThreadStatus : std::uint8_t { kRunnable, kAtBarrier, kAtWarpCollective, kExited };
 
+// One frame of lab code, recorded by __tsan_func_entry (trace.cpp): where its
+// return address and saved frame pointer lie and what they held at entry, so
+// that __tsan_func_exit can tell that the code did not overwrite them.
+struct LabFrame {
+  std::uintptr_t* slot = nullptr;  // the return address; slot[-1] is the saved frame pointer
+  std::uintptr_t return_address = 0;
+  std::uintptr_t saved_frame = 0;
+};
+// Lab frames one CUDA thread (or the host) keeps track of; deeper frames
+// (deep recursion) are counted, not checked.
+constexpr int kTrackedFrames = 24;
+// Code addresses in the runtime's frames above a kernel's entry (fiber_entry,
+// the launch's invoke), checked when the kernel returns.
+constexpr int kTrackedRuntimeSlots = 8;
+struct FrameStack {
+  int depth = 0;  // lab frames entered and not left (may exceed kTrackedFrames)
+  std::array<LabFrame, kTrackedFrames> frames{};
+  int runtime_slots = 0;
+  std::array<std::uintptr_t*, kTrackedRuntimeSlots> runtime_slot{};
+  std::array<std::uintptr_t, kTrackedRuntimeSlots> runtime_value{};
+};
+
 struct Thread {
   void* context = nullptr;  // fcontext of the fiber
   uint3 index{};
@@ -33,6 +55,8 @@ struct Thread {
   int barrier_predicate = 0;  // what it brought to __syncthreads_count/and/or
   int barrier_result = 0;     // the count of non-zero predicates, set at release
   int barrier_arrived = 0;    // how many threads the barrier released
+  std::uintptr_t stack_lo = 0, stack_hi = 0;  // its own fiber stack
+  FrameStack frames;
 };
 
 // What a warp collective computes for each lane when it is released.
@@ -134,6 +158,7 @@ struct CrashInfo {
   void* frames[32] = {};
   int frame_count = 0;
   const char* unsupported = nullptr;  // set by unsupported(): what the kernel asked for
+  bool reported = false;  // stopped by the memory guard, which made the finding itself
 };
 
 // Everything one OS thread needs to run blocks. The launching thread uses
@@ -171,6 +196,10 @@ struct Runtime {
   std::unique_ptr<char[]> signal_stack;
   timer_t timer{};
   bool timer_armed = false;
+
+  // lab code called outside a launch (stage 1's word_of from the runner's main)
+  FrameStack host_frames;
+  std::uintptr_t host_stack_lo = 0, host_stack_hi = 0;  // this OS thread's stack (0: not read yet)
 
   // check_global's cache: the allocation the last access hit (size 0: none)
   std::uintptr_t last_hit_begin = 0;
@@ -248,10 +277,34 @@ void disarm_time_limit();
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 
+// The memory guard (guard.cpp). Strict when the program's lab object was
+// marked by the grader's build (its data sections renamed, see
+// grader/src/link_check.cpp): then every load and store of lab code outside
+// shared memory, the arena's allocations, its own stack, the lab object's
+// data and the built-in variables stops the run. `banklab run` programs
+// (whose host code is instrumented too) are not marked: only shared and
+// global accesses are checked there, as before.
+extern const bool g_guard_strict;
+// An access of lab code in a launch that is none of shared memory, the
+// arena, the thread's own stack or the lab's data: a finding, and the launch stops.
+void guard_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
+// The same outside a launch: the runner stops with a message naming the line.
+void guard_host_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
+// Lab code broke the rules in a launch: `f` is made; stops the launch (never returns).
+[[noreturn]] void stop_launch();
+// An access in the thread-local block outside shared memory and the guards
+// around it (the runtime's own state): stops the launch in strict mode.
+void foreign_access_stop(std::uintptr_t address, unsigned size);
+// How the runner exits when lab code outside a launch broke the rules.
+constexpr int kGuardExitStatus = 86;
+
 // Every instrumented load and store of kernel code lands here.
 inline void on_access(const void* pointer, unsigned size, bool write, std::uintptr_t pc, bool atomic = false) {
   Runtime& r = rt();
-  if (r.current == nullptr) return;
+  if (r.current == nullptr) {
+    if (g_guard_strict) guard_host_access(reinterpret_cast<std::uintptr_t>(pointer), size, write, pc);
+    return;
+  }
   r.last_pc = pc;
   const auto address = reinterpret_cast<std::uintptr_t>(pointer);
   for (const SharedVar& v : r.vars) {
@@ -264,6 +317,8 @@ inline void on_access(const void* pointer, unsigned size, bool write, std::uintp
     if (address - r.builtins_lo >= r.builtins_span) foreign_shared_access(address, size, write, pc);
   } else if (address - g_arena_lo < g_arena_span) {
     check_global(address, size, write, pc);
+  } else if (g_guard_strict) {
+    guard_access(address, size, write, pc);
   }
 }
 

@@ -235,6 +235,7 @@ void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, st
     }
     f.details.push_back(out.str());
   }
+  foreign_access_stop(address, size);
 }
 
 PcTrace& WarpTrace::find(std::uintptr_t pc) {
@@ -479,8 +480,6 @@ void range_access(void* pointer, std::size_t bytes, bool write, std::uintptr_t p
 
 extern "C" {
 void __tsan_init() {}
-void __tsan_func_entry(void*) {}
-void __tsan_func_exit() {}
 void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
 BANKLAB_HOOKS(1)
