@@ -87,7 +87,8 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
   if (!r.ok()) {
     const std::string said = student_lines(r.out + r.err, source);
     if (!r.exited) {
-      throw BuildError(name + " could not be checked with nvcc: nvcc " + r.describe(limit_seconds),
+      // As the builder words it: the machine, not the file (raise --build-time-limit).
+      throw BuildError(name + " for nvcc's check could not be built: the build " + r.describe(limit_seconds),
                        "$ " + shell_quote(cmd) + "\n" + said, false);
     }
     // The first error names the line; the rest follows as the build output.
@@ -99,7 +100,7 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
         break;
       }
     }
-    throw BuildError(first + " (nvcc refuses this file)",
+    throw BuildError(name + " does not build with nvcc: " + first,
                      said + "\nnvcc compiles the file for a GPU; the emulator's compiler accepts more than "
                             "nvcc does (for example a kernel calling a function without __device__). Fix it so "
                             "that nvcc accepts it:\n$ " + shell_quote(cmd),
