@@ -303,6 +303,20 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
   const std::string grader = self_path();
   const bool tty = isatty(2) != 0;
   std::mutex lock;
+  // The temporary files of a batch killed between a write and its rename.
+  {
+    const fs::path book(o.gradebook);
+    const fs::path folder = book.has_parent_path() ? book.parent_path() : fs::path(".");
+    const std::string stem = book.filename().string();
+    std::error_code error;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      if (name.rfind(stem + ".json.tmp", 0) == 0 || name.rfind(stem + ".csv.tmp", 0) == 0) {
+        std::error_code ignored;
+        fs::remove(it->path(), ignored);
+      }
+    }
+  }
   // The gradebook exists from the start (with its seed) and gains a row as
   // each submission is graded: a batch stopped midway keeps what it graded.
   write_gradebook(rows, o.gradebook, o.lab, seed, o.backend);
