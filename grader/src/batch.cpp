@@ -12,9 +12,11 @@
 #include <mutex>
 #include <random>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include "output.hpp"
 #include "process.hpp"
 
 namespace banklab::grader {
@@ -42,8 +44,19 @@ std::string content_hash(const std::string& path) {
   return out.str();
 }
 
+// Text as it can go in a gradebook: bytes that are not UTF-8 (a compiler
+// echoing a binary file, an odd file name) become U+FFFD.
+std::string clean(const std::string& text) {
+  return nlohmann::json::parse(json_text(nlohmann::json(text), -1)).get<std::string>();
+}
+
+bool printable_utf8(const std::string& text) {
+  if (clean(text) != text) return false;
+  return std::none_of(text.begin(), text.end(), [](unsigned char c) { return c < 0x20 || c == 0x7f; });
+}
+
 std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
   std::string out = "\"";
   for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
   return out + "\"";
@@ -62,22 +75,41 @@ std::string self_path() {
   return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string("grader");
 }
 
-// Grades one submission in a child grader; the gradebook row.
-nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64_t seed, const std::string& grader) {
-  nlohmann::json row = {{"student", s.student}, {"file", s.file}, {"score", 0}, {"max_score", o.max_score}};
+// Grades one submission in a child grader; the gradebook row. `scratch` is a
+// folder of the batch's own, for a file whose path is not printable text.
+nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64_t seed, const std::string& grader,
+                         const fs::path& scratch, const std::string& lab_file) {
+  nlohmann::json row = {
+      {"student", clean(s.student)}, {"file", clean(s.file)}, {"score", 0}, {"max_score", o.max_score}};
   if (!s.problem.empty()) {
     row["status"] = "no submission";
-    row["message"] = s.problem;
+    row["message"] = clean(s.problem);
     return row;
   }
   row["sha"] = content_hash(s.file);
+  // Reports name the file (in findings, in per-line costs) and must be text:
+  // a path with control characters or bytes that are not UTF-8 is graded
+  // through a copy with the lab file's own name.
+  std::string file = s.file;
+  if (!printable_utf8(fs::absolute(s.file).string())) {
+    const fs::path copy = scratch / std::to_string(std::hash<std::string>{}(s.file)) / lab_file;
+    std::error_code error;
+    fs::create_directories(copy.parent_path(), error);
+    fs::copy_file(s.file, copy, fs::copy_options::overwrite_existing, error);
+    if (error) {
+      row["status"] = "grader failed";
+      row["message"] = "could not copy " + clean(s.file) + " to " + copy.string() + ": " + error.message();
+      return row;
+    }
+    file = copy.string();
+  }
   char number[64];
   auto text = [&](double v) {
     std::snprintf(number, sizeof number, "%g", v);
     return std::string(number);
   };
   const std::vector<std::string> argv = {grader,         "--lab",          std::to_string(o.lab), "--impl",
-                                         s.file,         "--format",       "json",                "--backend",
+                                         file,           "--format",       "json",                "--backend",
                                          o.backend,      "--seed",         std::to_string(seed), "--time-limit",
                                          text(o.time_limit), "--memory-limit", text(o.memory_limit_gib),
                                          "--build-time-limit", text(o.build_time_limit)};
@@ -88,32 +120,64 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
     try {
       const nlohmann::json report = nlohmann::json::parse(r.out);
       row["status"] = "graded";
-      row["score"] = report["score"];
-      row["max_score"] = report["max_score"];
-      row["skipped_points"] = report["skipped_points"];
-      row["backend"] = report["backend"];
-      row["seed"] = report["seed"];
+      row["score"] = report.at("score");
+      row["max_score"] = report.at("max_score");
+      row["skipped_points"] = report.at("skipped_points");
+      row["backend"] = report.at("backend");
+      row["seed"] = report.at("seed");
       nlohmann::json checks = nlohmann::json::array();  // in the rubric's order
-      for (const auto& c : report["checks"]) checks.push_back({{"name", c["name"]}, {"score", c["score"]}});
+      for (const auto& c : report.at("checks")) checks.push_back({{"name", c.at("name")}, {"score", c.at("score")}});
       row["checks"] = checks;
       return row;
     } catch (const nlohmann::json::exception&) {
       row["status"] = "grader failed";
-      row["message"] = "unreadable report: " + first_lines(r.out + r.err, 10);
+      row["message"] = clean("unreadable report: " + first_lines(r.out + r.err, 10));
       return row;
     }
   }
   if (r.exited && r.exit_code == 2) {
     row["status"] = "does not build";
-    row["message"] = first_lines(r.err, 20);
+    // What the compiler said, without the grader's progress line and the
+    // build command (which name no error).
+    std::istringstream lines(r.err);
+    std::string line, said;
+    while (std::getline(lines, line)) {
+      if (line.rfind("grader: building ", 0) == 0 || line.rfind("$ ", 0) == 0) continue;
+      said += line + "\n";
+    }
+    std::string message = first_lines(said, 20);
+    if (message.empty()) message = "the grader refused the file and said nothing (exit status 2)";
+    row["message"] = clean(message);
     return row;
   }
   row["status"] = "grader failed";
-  row["message"] = "the grader " + r.describe(limit) + "\n" + first_lines(r.err, 10);
+  row["message"] = clean("the grader " + r.describe(limit) + "\n" + first_lines(r.err, 10));
   return row;
 }
 
-void write_gradebook(const std::vector<nlohmann::json>& rows, const std::string& path) {
+// Writes `text` to `path` through a temporary file in the same folder and a
+// rename: a reader (or a rerun after a crash) sees the old file or the new
+// one, never half of one.
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string temporary = path + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
+    out << text;
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + temporary);
+  }
+  std::error_code error;
+  fs::rename(temporary, path, error);
+  if (error) throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + error.message());
+}
+
+// The gradebook of the rows graded so far (null rows are not graded yet).
+void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::string& path, int lab,
+                     std::uint64_t seed, const std::string& backend) {
+  std::vector<nlohmann::json> rows;
+  for (const auto& row : all_rows) {
+    if (!row.is_null()) rows.push_back(row);
+  }
   std::vector<std::string> check_names;  // the rubric's order, from the first graded row
   for (const auto& row : rows) {
     if (!row.contains("checks")) continue;
@@ -122,7 +186,7 @@ void write_gradebook(const std::vector<nlohmann::json>& rows, const std::string&
       if (std::find(check_names.begin(), check_names.end(), name) == check_names.end()) check_names.push_back(name);
     }
   }
-  std::ofstream csv(path + ".csv");
+  std::ostringstream csv;
   csv << "student,score,max_score,status,backend,seed";
   for (const auto& name : check_names) csv << ',' << csv_field(name);
   csv << '\n';
@@ -140,8 +204,13 @@ void write_gradebook(const std::vector<nlohmann::json>& rows, const std::string&
     }
     csv << '\n';
   }
-  std::ofstream json(path + ".json");
-  json << nlohmann::json{{"submissions", rows}}.dump(2) << '\n';
+  // JSON first: it is what a rerun reads (the seed, the rows done).
+  write_atomically(path + ".json", json_text(nlohmann::json{{"lab", lab},
+                                                            {"seed", seed},
+                                                            {"backend", backend},
+                                                            {"submissions", rows}}) +
+                                       "\n");
+  write_atomically(path + ".csv", csv.str());
 }
 
 }  // namespace
@@ -182,37 +251,48 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     std::cerr << "grader: error: --submissions " << o.folder << ": not a folder\n";
     return 2;
   }
-  const std::vector<Submission> all = find_submissions(o.folder, config.labs.at(o.lab).file);
+  const std::string lab_file = config.labs.at(o.lab).file;
+  const std::vector<Submission> all = find_submissions(o.folder, lab_file);
   if (all.empty()) {
     std::cerr << "grader: error: --submissions " << o.folder << ": no submissions (NAME.cu files or NAME/ folders)\n";
     return 2;
   }
-  // Rows of an earlier run, kept for unchanged files unless --regrade.
+  // The earlier gradebook: its seed, and its rows of unchanged files unless --regrade.
   std::map<std::string, nlohmann::json> earlier;
-  if (!o.regrade && fs::exists(o.gradebook + ".json")) {
+  std::optional<std::uint64_t> earlier_seed;
+  if (fs::exists(o.gradebook + ".json")) {
     try {
       const auto old = nlohmann::json::parse(read_file(o.gradebook + ".json"));
-      for (const auto& row : old["submissions"]) earlier[row["student"].get<std::string>()] = row;
+      if (old.contains("lab") && old["lab"] != o.lab) {
+        std::cerr << "grader: " << o.gradebook << ".json is a gradebook of lab " << old["lab"].dump()
+                  << ", not lab " << o.lab << ": grading everything again\n";
+      } else {
+        if (old.contains("seed") && old["seed"].is_number_unsigned()) earlier_seed = old["seed"].get<std::uint64_t>();
+        for (const auto& row : old.at("submissions")) {
+          // a gradebook of an older grader has its seed in the rows only
+          if (!earlier_seed && row.contains("seed") && row["seed"].is_number_unsigned())
+            earlier_seed = row["seed"].get<std::uint64_t>();
+          if (!o.regrade) earlier[row.at("student").get<std::string>()] = row;
+        }
+      }
     } catch (const nlohmann::json::exception&) {
       std::cerr << "grader: " << o.gradebook << ".json is not a gradebook; grading everything again\n";
+      earlier.clear();
+      earlier_seed.reset();
     }
   }
-  std::uint64_t seed = std::random_device{}() % 1000000000u;
-  if (o.seed) {
-    seed = *o.seed;
-  } else {
-    for (const auto& [student, row] : earlier) {
-      if (row.contains("seed") && row["seed"].is_number()) seed = row["seed"].get<std::uint64_t>();
-    }
-  }
-  std::vector<nlohmann::json> rows(all.size());
+  // One seed for the whole batch (every student the same inputs): the one
+  // asked for, else the earlier gradebook's, else a new one.
+  const std::uint64_t seed = o.seed ? *o.seed : earlier_seed ? *earlier_seed : std::random_device{}() % 1000000000u;
+  std::vector<nlohmann::json> rows(all.size());  // null: not graded yet
   std::vector<std::size_t> todo;
   for (std::size_t i = 0; i < all.size(); ++i) {
-    const auto found = earlier.find(all[i].student);
-    if (found != earlier.end() && !all[i].file.empty() && found->second.contains("sha") &&
-        found->second["sha"] == content_hash(all[i].file) && found->second.contains("seed") &&
-        found->second["seed"] == seed && found->second["status"] == "graded") {
-      rows[i] = found->second;
+    const auto found = earlier.find(clean(all[i].student));
+    const nlohmann::json* row = found == earlier.end() ? nullptr : &found->second;
+    if (row != nullptr && !all[i].file.empty() && row->value("status", "") == "graded" &&
+        row->value("sha", "") == content_hash(all[i].file) && row->contains("seed") && (*row)["seed"] == seed &&
+        row->value("backend", "") == o.backend) {
+      rows[i] = *row;
     } else {
       todo.push_back(i);
     }
@@ -222,22 +302,57 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
             << o.jobs << " at a time, seed " << seed << " (rerun with --seed " << seed << ")\n";
   const std::string grader = self_path();
   const bool tty = isatty(2) != 0;
-  std::atomic<std::size_t> next{0}, done{0};
-  std::mutex print;
+  std::mutex lock;
+  // The temporary files of a batch killed between a write and its rename.
+  {
+    const fs::path book(o.gradebook);
+    const fs::path folder = book.has_parent_path() ? book.parent_path() : fs::path(".");
+    const std::string stem = book.filename().string();
+    std::error_code error;
+    for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
+      const std::string name = it->path().filename().string();
+      if (name.rfind(stem + ".json.tmp", 0) == 0 || name.rfind(stem + ".csv.tmp", 0) == 0) {
+        std::error_code ignored;
+        fs::remove(it->path(), ignored);
+      }
+    }
+  }
+  // The gradebook exists from the start (with its seed) and gains a row as
+  // each submission is graded: a batch stopped midway keeps what it graded.
+  write_gradebook(rows, o.gradebook, o.lab, seed, o.backend);
+  std::string scratch_template = (fs::temp_directory_path() / "banklab-batch-XXXXXX").string();
+  const char* made = mkdtemp(scratch_template.data());
+  const fs::path scratch = made != nullptr ? fs::path(made) : fs::temp_directory_path();
+  std::atomic<std::size_t> next{0};
+  std::size_t done = 0;
+  std::string failure;  // a gradebook that could not be written
   auto worker = [&] {
     for (std::size_t k = next++; k < todo.size(); k = next++) {
       const std::size_t i = todo[k];
-      rows[i] = grade_one(all[i], o, seed, grader);
-      const std::lock_guard<std::mutex> lock(print);
-      std::cerr << "grader: [" << ++done << "/" << todo.size() << "] " << all[i].student << ": "
-                << rows[i]["score"].dump() << "/" << rows[i]["max_score"].dump() << " ("
+      nlohmann::json row = grade_one(all[i], o, seed, grader, scratch, lab_file);
+      const std::lock_guard<std::mutex> guard(lock);
+      rows[i] = std::move(row);
+      try {
+        write_gradebook(rows, o.gradebook, o.lab, seed, o.backend);
+      } catch (const std::exception& error) {
+        failure = error.what();
+      }
+      std::cerr << "grader: [" << ++done << "/" << todo.size() << "] " << rows[i]["student"].get<std::string>()
+                << ": " << rows[i]["score"].dump() << "/" << rows[i]["max_score"].dump() << " ("
                 << rows[i]["status"].get<std::string>() << ")" << (tty ? "\x1b[K\n" : "\n") << std::flush;
     }
   };
   std::vector<std::thread> threads;
   for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
-  write_gradebook(rows, o.gradebook);
+  if (made != nullptr) {
+    std::error_code ignored;
+    fs::remove_all(scratch, ignored);
+  }
+  if (!failure.empty()) {
+    std::cerr << "grader: error: the gradebook could not be written: " << failure << "\n";
+    return 2;
+  }
   std::cout << "gradebook: " << o.gradebook << ".csv and " << o.gradebook << ".json (" << all.size()
             << " submissions)\n";
   return 0;

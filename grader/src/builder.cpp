@@ -99,7 +99,10 @@ std::vector<fs::path> kit_headers(const Config& config) {
 std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& source) const {
   require_source(source);
   const std::string absolute = fs::absolute(source).string();
-  std::vector<std::string> compile = {config_.cxx, "-std=c++17"};
+  // -fmax-errors: a file that is not C++ at all (random bytes) stops after 20
+  // errors in milliseconds; without it GCC reports every token and a 3 MB
+  // file takes ten minutes, past any build time limit.
+  std::vector<std::string> compile = {config_.cxx, "-std=c++17", "-fmax-errors=20"};
   for (const std::string& dir : config_.kernel_include_dirs) compile.push_back("-I" + dir);
   compile.insert(compile.end(), config_.kernel_flags.begin(), config_.kernel_flags.end());
   compile.insert(compile.end(), {"-x", "c++", "-c", absolute});

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "banklab/emulator_json.hpp"
+#include "ncu_check.hpp"
 #include "process.hpp"
 
 namespace banklab::grader {
@@ -352,32 +353,22 @@ Outcome check_ratio(const std::string& measured, const std::string& what, double
 
 Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const std::vector<std::string>& target_args,
                              const nlohmann::json& predicted_report, const std::string& label) {
-  const std::string metrics =
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,"
-      "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum";
-  std::vector<std::string> argv = {"ncu", "--csv", "--metrics", metrics, "-k", "regex:^" + kernel + "$", ctx.gpu_runner()};
-  argv.insert(argv.end(), target_args.begin(), target_args.end());
+  const std::vector<std::string> metrics = {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+  std::vector<std::string> target = {ctx.gpu_runner()};
+  target.insert(target.end(), target_args.begin(), target_args.end());
   const double limit = std::max(120.0, ctx.time_limit());
-  const ProcessResult r = run_process(argv, limit);
-  if (r.failed_to_start || (r.exited && r.exit_code == 127))
-    return Outcome::skip("Nsight Compute (ncu) is not installed here");
-  long long measured[2] = {-1, -1};  // ld, st
-  std::istringstream csv(r.out);
-  std::string line;
-  while (std::getline(csv, line)) {
-    for (int op = 0; op < 2; ++op) {
-      if (line.find(op == 0 ? "shared_op_ld.sum" : "shared_op_st.sum") == std::string::npos) continue;
-      const auto last_quote = line.rfind('"');
-      const auto before = line.rfind('"', last_quote - 1);
-      std::string value = line.substr(before + 1, last_quote - before - 1);
-      value.erase(std::remove(value.begin(), value.end(), ','), value.end());
-      measured[op] = std::atoll(value.c_str());
-    }
+  // ncu writes to a file of the grader's: what the kernel prints cannot push
+  // the result out of reach, nor forge it.
+  const NcuResult ncu = measure_with_ncu(target, kernel, metrics, limit);
+  if (ncu.kind == NcuResult::Kind::kNotInstalled || ncu.kind == NcuResult::Kind::kNotPermitted)
+    return Outcome::skip(ncu.problem);
+  if (ncu.kind != NcuResult::Kind::kMeasured) {
+    return Outcome::fail(label + ": no Nsight Compute result for " + kernel + ": " + ncu.problem +
+                         "\nthe kernel must finish its launch under Nsight Compute (a crash or a hang there loses "
+                         "the measurement)");
   }
-  if (measured[0] < 0 || measured[1] < 0) {
-    return Outcome::skip("Nsight Compute could not measure here (" + r.describe(limit) + "):\n" + r.err.substr(0, 600) +
-                         r.out.substr(0, 600));
-  }
+  const long long measured[2] = {ncu.values.at(metrics[0]), ncu.values.at(metrics[1])};  // ld, st
   long long predicted[2] = {0, 0};  // ld, st
   for (const auto& l : predicted_report["lines"]) {
     // A line may hold both a load and a store: split its wavefronts by instruction.

@@ -63,6 +63,20 @@ BackendChoice choose_backend(const Config& config, const std::string& requested)
   return {Backend::kCpu, why_not + ", so the CPU emulator"};
 }
 
+// A lab file is a few hundred lines: one of megabytes is not one (a binary,
+// a generated file) and would only keep the compiler busy until the build's
+// time limit; it is refused at once, as a build failure with a message.
+constexpr std::uintmax_t kMaxLabFileBytes = std::uintmax_t{1} << 20;
+
+void refuse_oversized(const std::string& implementation) {
+  std::error_code error;
+  const std::uintmax_t bytes = std::filesystem::file_size(implementation, error);
+  if (error || bytes <= kMaxLabFileBytes) return;  // a missing file is the builder's to report
+  throw BuildError(std::filesystem::path(implementation).filename().string() + " is " + std::to_string(bytes) +
+                       " bytes: a lab file may be at most 1 MiB",
+                   "hand in the lab's .cu file itself (a text file of C++/CUDA code), not a binary or generated file");
+}
+
 void print_list(const Rubric& rubric) {
   std::cout << "lab " << rubric.lab << " (" << rubric.title << ")\n";
   for (const std::string& part : rubric.parts) {
@@ -107,9 +121,9 @@ int grade_quiz(const Config& config, const std::string& impl, bool solutions, co
   if (format == "text") {
     std::cout << format_text(results[0], verbose);
   } else if (format == "json") {
-    std::cout << format_json(results[0]).dump(2) << "\n";
+    std::cout << json_text(format_json(results[0])) << "\n";
   } else if (format == "gradescope") {
-    std::cout << format_gradescope(results).dump(2) << "\n";
+    std::cout << json_text(format_gradescope(results)) << "\n";
   } else {
     std::cout << format_junit(results);
   }
@@ -232,6 +246,7 @@ int main(int argc, char** argv) {
         const LabFiles& files = config.labs.at(n);
         const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
         try {
+          refuse_oversized(implementation);
           const RunnerBuilder builder(config, build_time_limit);
           std::cout << "lab " << n << " CPU runner: " << builder.cpu_runner(files, implementation) << "\n";
           if (!config.nvcc.empty())
@@ -279,6 +294,7 @@ int main(int argc, char** argv) {
       context.set_limits(static_cast<std::size_t>(memory_limit_gib * static_cast<double>(std::size_t{1} << 30)),
                          build_time_limit);
       try {
+        refuse_oversized(implementation);
         context.build();
       } catch (const BuildError& error) {
         if (format == "gradescope") {
@@ -288,7 +304,7 @@ int main(int argc, char** argv) {
               {"score", 0},
               {"output", std::string(error.what()) + "\n" + error.output()},
               {"tests", nlohmann::json::array()}};
-          std::cout << report.dump(2) << "\n";
+          std::cout << json_text(report) << "\n";
         }
         std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
         if (error.compiler_error()) {
@@ -311,14 +327,14 @@ int main(int argc, char** argv) {
       for (const GradeResult& r : results) std::cout << format_text(r, verbose);
     } else if (format == "json") {
       if (results.size() == 1) {
-        std::cout << format_json(results[0]).dump(2) << "\n";
+        std::cout << json_text(format_json(results[0])) << "\n";
       } else {
         nlohmann::json all = nlohmann::json::array();
         for (const GradeResult& r : results) all.push_back(format_json(r));
-        std::cout << nlohmann::json{{"labs", all}}.dump(2) << "\n";
+        std::cout << json_text(nlohmann::json{{"labs", all}}) << "\n";
       }
     } else if (format == "gradescope") {
-      std::cout << format_gradescope(results).dump(2) << "\n";
+      std::cout << json_text(format_gradescope(results)) << "\n";
     } else {
       std::cout << format_junit(results);
     }

@@ -199,4 +199,8 @@ std::string format_junit(const std::vector<GradeResult>& results) {
   return out.str();
 }
 
+std::string json_text(const nlohmann::json& value, int indent) {
+  return value.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 }  // namespace banklab::grader

@@ -16,4 +16,10 @@ nlohmann::json format_json(const GradeResult& result);
 nlohmann::json format_gradescope(const std::vector<GradeResult>& results);
 std::string format_junit(const std::vector<GradeResult>& results);
 
+/// `value` as JSON text (`indent` as in nlohmann::json::dump). Text that is
+/// not valid UTF-8 (a compiler echoing a binary file, a kernel printing raw
+/// bytes, an odd file name) has each bad byte replaced by U+FFFD instead of
+/// throwing: a report is always written, and always parses.
+std::string json_text(const nlohmann::json& value, int indent = 2);
+
 }  // namespace banklab::grader

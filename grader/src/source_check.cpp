@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "builder.hpp"
+#include "nvcc_check.hpp"
 #include "process.hpp"
 
 namespace banklab::grader {
@@ -87,6 +88,7 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
     return fnv(all);
   }();
   key_text += "\n" + headers;
+  key_text += "\nnvcc " + config.nvcc;  // a record without the nvcc step is no record of it
   const std::string record = config.cache_dir() + "/source-" + fnv(key_text);
   {
     std::ifstream in(record);
@@ -155,6 +157,7 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
                      "code for the two builds; the grader grades one kernel: make the code the same for both");
   }
   std::sort(own_includes.begin(), own_includes.end());
+  check_with_nvcc(config, absolute, own_includes, limit_seconds);  // what nvcc refuses is refused
   std::error_code ignored;
   fs::create_directories(config.cache_dir(), ignored);
   std::ofstream out(record);

@@ -1,0 +1,113 @@
+// The nvcc step of the integrity check (nvcc_check.hpp).
+#include "nvcc_check.hpp"
+
+#include <stdlib.h>
+
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "builder.hpp"
+#include "process.hpp"
+
+namespace banklab::grader {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string file_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+std::string fnv(const std::string& text) {
+  std::uint64_t h = 1469598103934665603ull;
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  std::ostringstream out;
+  out << std::hex << h;
+  return out.str();
+}
+
+// nvcc (EDG) writes "/path/transpose.cu(12): error: ..."; a compiler user
+// and an editor expect "transpose.cu:12: error: ...". Paths of the student's
+// own folder are shown by name, others (CUDA's headers) in full.
+std::string student_lines(const std::string& output, const std::string& source) {
+  const std::string folder = fs::path(source).parent_path().string() + "/";
+  static const std::regex location(R"(^(\S[^(\n]*)\((\d+)\): )");
+  std::istringstream in(output);
+  std::string line, out;
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_search(line, m, location)) {
+      std::string file = m[1];
+      if (file.rfind(folder, 0) == 0) file = file.substr(folder.size());
+      line = file + ":" + m[2].str() + ": " + m.suffix().str();
+    }
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
+void check_with_nvcc(const Config& config, const std::string& source, const std::vector<std::string>& own_includes,
+                     double limit_seconds) {
+  if (config.nvcc.empty()) return;
+  const std::string arch = config.cuda_architectures.empty() ? "90" : config.cuda_architectures.front();
+  // The GPU build's language flags (builder.cpp: -std=c++17 -rdc=true, so
+  // that a stage's __device__ functions may be called from another file),
+  // stopping at PTX: cudafe++ and cicc report device-side errors, ptxas and
+  // the host compiler are not run.
+  const std::vector<std::string> flags = {"-std=c++17", "-rdc=true", "-arch=compute_" + arch, "-ptx"};
+  std::string key = fs::path(config.nvcc).filename().string() + "\n" + source + "\n" + file_text(source);
+  for (const auto& flag : flags) key += "\n" + flag;
+  for (const auto& file : own_includes) key += "\n" + file + "\n" + file_text(file);
+  const std::string record = config.cache_dir() + "/nvcc-" + fnv(key);
+  if (fs::exists(record)) return;
+
+  std::string scratch = (fs::temp_directory_path() / "banklab-nvcc-XXXXXX").string();
+  if (mkdtemp(scratch.data()) == nullptr) return;  // no scratch space: the GPU build will say what nvcc says
+  std::vector<std::string> cmd = {config.nvcc};
+  cmd.insert(cmd.end(), flags.begin(), flags.end());
+  cmd.insert(cmd.end(), {source, "-o", scratch + "/lab.ptx"});
+  ProcessOptions options;
+  options.output_cap = std::size_t{256} << 10;
+  const ProcessResult r = run_process(cmd, limit_seconds, options);
+  std::error_code ignored;
+  fs::remove_all(scratch, ignored);
+  if (r.failed_to_start || (r.exited && r.exit_code == 127)) return;  // nvcc is not really there
+  const std::string name = fs::path(source).filename().string();
+  if (!r.ok()) {
+    const std::string said = student_lines(r.out + r.err, source);
+    if (!r.exited) {
+      // As the builder words it: the machine, not the file (raise --build-time-limit).
+      throw BuildError(name + " for nvcc's check could not be built: the build " + r.describe(limit_seconds),
+                       "$ " + shell_quote(cmd) + "\n" + said, false);
+    }
+    // The first error names the line; the rest follows as the build output.
+    std::string first = said.substr(0, said.find('\n'));
+    std::istringstream lines(said);
+    for (std::string line; std::getline(lines, line);) {
+      if (line.find(": error: ") != std::string::npos) {
+        first = line;
+        break;
+      }
+    }
+    throw BuildError(name + " does not build with nvcc: " + first,
+                     said + "\nnvcc compiles the file for a GPU; the emulator's compiler accepts more than "
+                            "nvcc does (for example a kernel calling a function without __device__). Fix it so "
+                            "that nvcc accepts it:\n$ " + shell_quote(cmd),
+                     true);
+  }
+  fs::create_directories(config.cache_dir(), ignored);
+  std::ofstream(record) << "nvcc accepted " << source << "\n";
+}
+
+}  // namespace banklab::grader

@@ -1,0 +1,24 @@
+// The integrity check's CUDA compiler step: where nvcc is installed, a lab file
+// must also compile for a GPU (device code, no GPU needed), so that code the
+// emulator's host compiler accepts but nvcc refuses (a kernel calling a host
+// function) cannot score on the CPU backend.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "config.hpp"
+
+namespace banklab::grader {
+
+/// Compiles `source` (an absolute path) with config.nvcc to PTX for the first
+/// of config.cuda_architectures (front end and device code generation only:
+/// no ptxas, no host compile, no link). Throws BuildError with nvcc's
+/// messages, their file(line) turned into file:line at the student's file,
+/// when nvcc refuses it. Does nothing where the build has no nvcc or nvcc
+/// does not start. A file that passed, unchanged with `own_includes`, passes
+/// again from a cache record without running nvcc.
+void check_with_nvcc(const Config& config, const std::string& source, const std::vector<std::string>& own_includes,
+                     double limit_seconds);
+
+}  // namespace banklab::grader
