@@ -147,6 +147,12 @@ std::string qualified_name(CXCursor c) {
   return name;
 }
 
+// const, or an array of const elements.
+bool const_object(CXType t) {
+  while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) t = clang_getArrayElementType(t);
+  return clang_isConstQualifiedType(t) != 0;
+}
+
 enum class Origin { kLab, kKit, kSystem, kBuiltin };
 
 struct Checker {
@@ -155,6 +161,7 @@ struct Checker {
   std::vector<std::string> kit_dirs;
   std::string main_file;
   std::map<std::pair<std::string, int>, AstFinding> refused;  // (file, line) -> first finding there
+  std::set<std::string> contract_names;  // the contract's items: checked by check_item, not refused
 
   static std::string canonical(const std::string& path) {
     std::error_code e;
@@ -388,11 +395,15 @@ struct Checker {
   void check_function_use(CXCursor use, CXCursor decl) {
     if (clang_Cursor_isNull(decl) || !is_function(decl.kind)) return;
     const std::string name = qualified_name(decl);
-    switch (origin(decl)) {
+    // Builtins are declared where they are first used.
+    const Origin from = name.rfind("__builtin_", 0) == 0 ? Origin::kBuiltin : origin(decl);
+    switch (from) {
       case Origin::kLab: {
         // Its own function: it must be defined in the lab's files (a
         // declaration of its own cannot name a library function).
-        const CXCursor def = clang_getCursorDefinition(decl);
+        // (A template's specialisation: the template's definition.)
+        const CXCursor pattern = clang_getSpecializedCursorTemplate(decl);
+        const CXCursor def = clang_getCursorDefinition(clang_Cursor_isNull(pattern) ? decl : pattern);
         const bool defined = !clang_Cursor_isNull(def) && in_lab(def);
         if (!defined && decl.kind != CXCursor_FunctionTemplate && !clang_CXXMethod_isDefaulted(decl) &&
             clang_getCursorAvailability(decl) != CXAvailability_NotAvailable) {
@@ -520,7 +531,8 @@ struct Checker {
     if (!clang_Cursor_hasVarDeclGlobalStorage(var)) return;
     const std::string name = text(clang_getCursorSpelling(var));
     const bool shared = has_annotation(var, "banklab:shared");
-    if (clang_Cursor_hasVarDeclExternalStorage(var) && !shared) {
+    // (A contract array declared but not defined is the contract's message.)
+    if (clang_Cursor_hasVarDeclExternalStorage(var) && !shared && !contract_names.count(name)) {
       const CXCursor def = clang_getCursorDefinition(var);
       if (clang_Cursor_isNull(def) || !in_lab(def)) {
         refuse(var, "declares `extern " + name + "` without defining it: a lab file may not reach the program's "
@@ -537,14 +549,14 @@ struct Checker {
     }
   }
 
-  void check_function_decl(CXCursor f, const std::set<std::string>& contract_names) {
+  void check_function_decl(CXCursor f, const std::set<std::string>& names) {
     if (clang_CXXMethod_isDefaulted(f) || clang_getCursorAvailability(f) == CXAvailability_NotAvailable) return;
     const std::string name = text(clang_getCursorSpelling(f));
     CXCursor p = clang_getCursorSemanticParent(f);
     // Members of a lambda are the lambda's (CUDA makes them device code
     // where they are written in device code).
     if (!clang_Cursor_isNull(p) && p.kind == CXCursor_ClassDecl && text(clang_getCursorSpelling(p)).empty()) return;
-    if (is_device(f) || contract_names.count(name)) return;
+    if (is_device(f) || names.count(name)) return;
     if (name == "main") {
       refuse(f, "main: a lab file has no main (the grader's runner has its own, and calls your kernels)",
              "remove main (test your kernels with the grader, or in a file of your own outside the lab file)");
@@ -555,8 +567,8 @@ struct Checker {
            "mark it __host__ __device__ (or __device__), or remove it");
   }
 
-  void walk(CXCursor c, const std::set<std::string>& contract_names) {
-    std::pair<Checker*, const std::set<std::string>*> data(this, &contract_names);
+  void walk(CXCursor c, const std::set<std::string>& names) {
+    std::pair<Checker*, const std::set<std::string>*> data(this, &names);
     clang_visitChildren(
         c,
         [](CXCursor child, CXCursor, CXClientData d) {
@@ -628,7 +640,7 @@ struct Checker {
         refuse(use, "uses " + name + ", a part of the emulator, not of CUDA", "use CUDA's built-in variables");
       return;
     }
-    if (clang_isConstQualifiedType(clang_getCursorType(decl))) return;
+    if (const_object(clang_getCursorType(decl))) return;
     refuse(use, "uses " + name + ", a variable of the C or C++ library", "remove it: kernels have no host state");
   }
 
@@ -679,7 +691,7 @@ std::string check_item(Checker& k, const std::vector<CXCursor>& top, const Contr
   const std::string type = text(clang_getTypeSpelling(clang_getCanonicalType(clang_getCursorType(c))));
   const std::string at = "(line " + std::to_string(k.where(c).second) + ")";
   if (array) {
-    if (clang_isConstQualifiedType(clang_getCursorType(c)) || k.declared_constexpr(c)) {
+    if (const_object(clang_getCursorType(c)) || k.declared_constexpr(c)) {
       return "`" + item.name + "` is const " + at + ": the grader cannot read a const array; " + declare + ", not const";
     }
     if (clang_getCursorLinkage(c) != CXLinkage_External) {
@@ -775,6 +787,7 @@ AstResult check_ast(const std::string& file, const std::vector<std::string>& inc
     if (contract) {
       for (const auto& item : contract->items) contract_names.insert(item.name);
     }
+    k.contract_names = contract_names;
     for (const auto& path : k.lab_files) k.check_tokens(path);
     k.walk(root, contract_names);
     for (auto& [where, finding] : k.refused) result.refused.push_back(finding);

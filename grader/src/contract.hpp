@@ -19,7 +19,8 @@ struct ContractItem {
   /// missing or cannot be linked (host C++ with the kit's headers), so that
   /// the other checks still run; the checks below never read it.
   std::string fallback;
-  std::vector<std::string> checks;  ///< names of the rubric's checks that need it
+  /// The rubric's checks that need it: names, or a beginning followed by '*'.
+  std::vector<std::string> checks;
 };
 
 struct Contract {

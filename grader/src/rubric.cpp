@@ -63,7 +63,11 @@ std::string GradeContext::declaration_problem(const std::string& check) const {
   for (const auto& item : contract->items) {
     const auto problem = declaration_problems_.find(item.name);
     if (problem == declaration_problems_.end()) continue;
-    if (std::find(item.checks.begin(), item.checks.end(), check) != item.checks.end()) {
+    const bool needed = std::any_of(item.checks.begin(), item.checks.end(), [&](const std::string& pattern) {
+      return !pattern.empty() && pattern.back() == '*' ? check.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0
+                                                        : check == pattern;
+    });
+    if (needed) {
       out += (out.empty() ? "" : "\n") + problem->second;
     }
   }
