@@ -485,31 +485,37 @@ struct Checker {
 
   // Does the initialiser of a static-storage variable run code?
   bool runs_code(CXCursor var) const {
-    bool calls = false;
+    std::pair<const Checker*, bool> data(this, false);
     clang_visitChildren(
         var,
         [](CXCursor c, CXCursor, CXClientData d) {
+          auto* self = static_cast<std::pair<const Checker*, bool>*>(d);
           if (c.kind == CXCursor_LambdaExpr) return CXChildVisit_Continue;
           if (c.kind == CXCursor_CallExpr || c.kind == CXCursor_CXXNewExpr) {
             const CXCursor callee = clang_getCursorReferenced(c);
-            // A trivial or defaulted constructor runs nothing.
-            if (!(callee.kind == CXCursor_Constructor &&
-                  (clang_CXXConstructor_isDefaultConstructor(callee) || clang_CXXConstructor_isCopyConstructor(callee)) &&
-                  clang_CXXMethod_isDefaulted(callee))) {
-              *static_cast<bool*>(d) = true;
+            // A defaulted constructor or a constexpr function runs nothing
+            // at start-up (the compiler evaluates it); its arguments are
+            // looked at below.
+            const bool constant =
+                !clang_Cursor_isNull(callee) &&
+                ((callee.kind == CXCursor_Constructor && clang_CXXMethod_isDefaulted(callee)) ||
+                 self->first->declared_constexpr(callee));
+            if (!constant) {
+              self->second = true;
               return CXChildVisit_Break;
             }
           }
           return CXChildVisit_Recurse;
         },
-        &calls);
-    return calls;
+        &data);
+    return data.second;
   }
 
-  bool declared_constexpr(CXCursor var) const {
-    for (const auto& t : spellings(clang_getCursorExtent(var))) {
+  // `constexpr` (or constinit) before the initialiser or the body.
+  bool declared_constexpr(CXCursor decl) const {
+    for (const auto& t : spellings(clang_getCursorExtent(decl))) {
       if (t == "constexpr" || t == "constinit" || t == "__constinit") return true;
-      if (t == "=" || t == "{") break;
+      if (t == "=" || t == "{" || t == ":" || t == ";") break;
     }
     return false;
   }
