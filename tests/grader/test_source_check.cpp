@@ -216,6 +216,59 @@ int predicted_wavefronts[2] = {32, 1};
   CHECK(ok.declaration_problems.count("predicted_wavefronts") == 0);
 }
 
+TEST_CASE("cooperative groups, device constructors, operators, aggregates and constexpr tables pass") {
+  for (const auto& [name, code] : std::vector<std::pair<std::string, std::string>>{{"alt.cu", R"(#include <cooperative_groups.h>
+#include <cuda_fp16.h>
+#include <cstdint>
+namespace cg = cooperative_groups;
+struct Acc {
+  float sum;
+  __device__ Acc() : sum(0) {}
+  __device__ void add(float v) { sum += v; }
+};
+struct Plain { float a, b; };
+__device__ __forceinline__ int lane() { return threadIdx.x & 31; }
+__global__ void __launch_bounds__(256) k(float* out, const float* __restrict__ in, int n) {
+  __shared__ Plain tile[64];
+  __shared__ float4 quad[32];
+  cg::thread_block block = cg::this_thread_block();
+  Acc acc;
+  #pragma unroll 4
+  for (int i = 0; i < 4; ++i) acc.add(__ldg(&in[i]));
+  tile[lane()].a = acc.sum;
+  quad[0] = make_float4(1, 2, 3, 4);
+  block.sync();
+  auto warp = cg::tiled_partition<32>(block);
+  float v = warp.shfl_down(acc.sum, 1);
+  atomicAdd(out, v + tile[0].a + quad[0].x);
+  half h = __float2half(1.0f);
+  out[1] = __half2float(__hadd(h, h)) + fmaxf(0.f, 1.f) + __fdividef(1.f, 2.f) + static_cast<float>(__clz(n));
+  out[2] = min(n, 3) + static_cast<float>(static_cast<std::uint32_t>(n) >> 1);
+}
+)"},
+                                                                                   {"alt2.cu", R"(struct Plain { float a, b; };
+__device__ Plain operator+(Plain x, Plain y) { return {x.a + y.a, x.b + y.b}; }
+__device__ Plain table[2] = {{1, 2}, {3, 4}};
+__constant__ float4 c4 = {1, 2, 3, 4};
+__constant__ int offsets[4] = {0, 1, 2, 3};
+constexpr int kTable[4] = {0, 4, 8, 12};
+static constexpr float kHalf = 0.5f;
+namespace detail { __device__ int twice(int x) { return 2 * x; } }
+template <typename T> struct Vec { T x; __device__ T get() const { return x; } };
+__global__ void k(float* out) {
+  Plain p = table[0] + table[1];
+  Vec<float> v{p.a};
+  out[0] = v.get() + c4.x + offsets[1] + kTable[2] + kHalf + detail::twice(3);
+}
+int predicted_wavefronts[10] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+)"}}) {
+    const AstResult r = check_text(name, code);
+    INFO(name << findings(r));
+    CHECK(r.parsed);
+    CHECK(r.refused.empty());
+  }
+}
+
 TEST_CASE("each kind of wrong declaration of the contract gets its message") {
   const std::string kernel = "__global__ void transpose_padded(float* out, const float* in, int width, int height) {}\n";
   struct Case {
