@@ -1,6 +1,7 @@
 // Running a rubric: dependencies, isolation of runner calls, scoring.
 #include "rubric.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 
@@ -8,7 +9,9 @@
 #include <iostream>
 
 #include "checks.hpp"
+#include "contract.hpp"
 #include "process.hpp"
+#include "source_check.hpp"
 
 namespace banklab::grader {
 
@@ -48,6 +51,27 @@ void GradeContext::build() {
   } else {
     cpu_runner_ = builder_.cpu_runner(lab_, implementation_);
   }
+  // The builds above ran the source check; this reads its cached verdict.
+  declaration_problems_ =
+      check_source(config_, implementation_, time_limit_, contract_for(lab_.number)).declaration_problems;
+}
+
+std::string GradeContext::declaration_problem(const std::string& check) const {
+  const Contract* contract = contract_for(lab_.number);
+  if (contract == nullptr) return "";
+  std::string out;
+  for (const auto& item : contract->items) {
+    const auto problem = declaration_problems_.find(item.name);
+    if (problem == declaration_problems_.end()) continue;
+    const bool needed = std::any_of(item.checks.begin(), item.checks.end(), [&](const std::string& pattern) {
+      return !pattern.empty() && pattern.back() == '*' ? check.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0
+                                                        : check == pattern;
+    });
+    if (needed) {
+      out += (out.empty() ? "" : "\n") + problem->second;
+    }
+  }
+  return out;
 }
 
 namespace {
@@ -196,7 +220,11 @@ GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string
       for (const std::string& need : check.needs) {
         if (status_of[need] != Status::kPass) missing += (missing.empty() ? "" : ", ") + ("'" + need + "'");
       }
-      if (!missing.empty()) {
+      const std::string declaration = context.declaration_problem(check.name);
+      if (!declaration.empty()) {
+        // Checked from the source before the build: the runner is not asked.
+        r.outcome = Outcome::fail(declaration);
+      } else if (!missing.empty()) {
         r.outcome = Outcome::fail("not checked: needs " + missing + " to pass first");
       } else {
         try {

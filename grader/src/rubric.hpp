@@ -68,6 +68,9 @@ class GradeContext {
     builder_.set_time_limit(build_seconds);
   }
   std::size_t memory_limit() const { return memory_bytes_; }
+  /// What is wrong with a declaration the check named `check` needs (the
+  /// stage's contract, checked before the build), or "" when nothing is.
+  std::string declaration_problem(const std::string& check) const;
 
  private:
   const RunnerAnswer& call(const std::string& runner, const std::vector<std::string>& args, const char* what);
@@ -83,6 +86,7 @@ class GradeContext {
   std::string cpu_runner_, gpu_runner_;
   std::size_t memory_bytes_ = std::size_t{4} << 30;
   std::string cpu_build_error_;
+  std::map<std::string, std::string> declaration_problems_;  ///< contract item -> message
   std::map<std::string, RunnerAnswer> answers_;
 };
 

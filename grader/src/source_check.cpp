@@ -5,8 +5,10 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "ast_check.hpp"
 #include "builder.hpp"
 #include "nvcc_check.hpp"
 #include "process.hpp"
@@ -73,9 +75,40 @@ bool under(const fs::path& file, const fs::path& folder) {
   return f.size() > d.size() && f.compare(0, d.size(), d) == 0 && f[d.size()] == '/';
 }
 
+// The contract as text, for the cache key.
+std::string contract_text(const Contract* contract) {
+  if (contract == nullptr) return "no contract";
+  std::string out = std::to_string(contract->lab);
+  for (const auto& item : contract->items) {
+    out += "\n" + std::to_string(static_cast<int>(item.kind)) + " " + item.name + " " + item.type + " " +
+           item.declaration;
+  }
+  return out;
+}
+
+// What the syntax-tree check refuses, as one build error.
+void refuse(const std::vector<AstFinding>& findings) {
+  const AstFinding& first = findings.front();
+  std::string details;
+  for (const auto& f : findings) {
+    details += f.file + ":" + std::to_string(f.line) + ": " + f.what + "\n    what to do: " + f.todo + "\n";
+  }
+  details += "A lab file holds kernels, __device__ functions, types and constants; the grader builds and runs "
+             "them in its own program, so host code of the file (main, static constructors, calls to the C "
+             "library) is refused before the build.";
+  throw BuildError(first.file + ":" + std::to_string(first.line) + ": " + first.what +
+                       (findings.size() > 1 ? " (and " + std::to_string(findings.size() - 1) + " more below)" : ""),
+                   details);
+}
+
+// The rules of the syntax-tree check itself: a change to ast_check.cpp that
+// changes verdicts must change this, so that no cached verdict survives it.
+constexpr const char* kAstRulesVersion = "ast rules 1";
+
 }  // namespace
 
-std::vector<std::string> check_source(const Config& config, const std::string& source, double limit_seconds) {
+SourceReport check_source(const Config& config, const std::string& source, double limit_seconds,
+                          const Contract* contract) {
   const std::string absolute = fs::absolute(source).lexically_normal().string();
   // A file that passed before, unchanged with everything it includes, passes
   // again without preprocessing (grading a cached build stays fast).
@@ -87,26 +120,36 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
     for (const auto& f : kit_headers(config)) all += f.string() + fnv(file_text(f.string()));
     return fnv(all);
   }();
-  key_text += "\n" + headers;
+  key_text += "\n" + headers + "\n" + kAstRulesVersion + "\n" + contract_text(contract);
   key_text += "\nnvcc " + config.nvcc;  // a record without the nvcc step is no record of it
-  const std::string record = config.cache_dir() + "/source-" + fnv(key_text);
+  const std::string record = config.cache_dir() + "/source-" + fnv(key_text) + ".json";
   {
+    // {"includes": {file: hash}, "problems": {item: message}}
     std::ifstream in(record);
-    std::string file, hash;
-    std::vector<std::string> includes;
+    SourceReport cached;
     bool valid = in.good();
-    while (valid && in >> file >> hash) {
-      if (fnv(file_text(file)) != hash) valid = false;
-      includes.push_back(file);
+    try {
+      const nlohmann::json j = valid ? nlohmann::json::parse(in) : nlohmann::json();
+      for (const auto& [file, hash] : j.at("includes").items()) {
+        if (fnv(file_text(file)) != hash.get<std::string>()) valid = false;
+        cached.own_includes.push_back(file);
+      }
+      cached.declaration_problems = j.at("problems").get<std::map<std::string, std::string>>();
+    } catch (const nlohmann::json::exception&) {
+      valid = false;
     }
-    if (valid) return includes;
+    if (valid) return cached;
   }
-  auto preprocess = [&](bool as_device) {
-    std::vector<std::string> cmd = {config.cxx, "-std=c++17", "-E"};
+  auto compiler = [&](bool as_device, const char* mode) {
+    std::vector<std::string> cmd = {config.cxx, "-std=c++17", mode};
     for (const std::string& dir : config.kernel_include_dirs) cmd.push_back("-I" + dir);
     cmd.insert(cmd.end(), config.kernel_flags.begin(), config.kernel_flags.end());
     if (as_device) cmd.insert(cmd.end(), {"-D__CUDACC__=1", "-D__NVCC__=1", "-D__CUDA_ARCH__=900"});
     cmd.insert(cmd.end(), {"-x", "c++", absolute});
+    return cmd;
+  };
+  auto preprocess = [&](bool as_device) {
+    const std::vector<std::string> cmd = compiler(as_device, "-E");
     ProcessOptions options;
     options.output_cap = std::size_t{256} << 20;  // a preprocessed file with the C++ library is megabytes
     const ProcessResult r = run_process(cmd, limit_seconds, options);
@@ -157,12 +200,42 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
                      "code for the two builds; the grader grades one kernel: make the code the same for both");
   }
   std::sort(own_includes.begin(), own_includes.end());
+  SourceReport report;
+  report.own_includes = own_includes;
+  // The syntax tree, as clang reads the emulator build (the kernel flags
+  // that change what the preprocessor sees; GCC's code-generation flags
+  // mean nothing to the check).
+  if (!emulator.own.empty() || !emulator.files.empty()) {
+    std::vector<std::string> defines_and_includes;
+    for (std::size_t i = 0; i < config.kernel_flags.size(); ++i) {
+      const std::string& flag = config.kernel_flags[i];
+      if (flag == "-include" && i + 1 < config.kernel_flags.size()) {
+        defines_and_includes.insert(defines_and_includes.end(), {flag, config.kernel_flags[++i]});
+      } else if (flag.rfind("-D", 0) == 0 || flag.rfind("-U", 0) == 0) {
+        defines_and_includes.push_back(flag);
+      }
+    }
+    const AstResult ast = check_ast(absolute, config.kernel_include_dirs, defines_and_includes, contract);
+    if (!ast.parsed) {
+      // Where GCC refuses the file too, the build reports it in GCC's words;
+      // a file only clang refuses cannot be checked, and is refused.
+      const ProcessResult gcc = run_process(compiler(false, "-fsyntax-only"), limit_seconds);
+      if (!gcc.ok()) return report;
+      throw BuildError(fs::path(source).filename().string() +
+                           " could not be checked: the grader's source check (clang) does not accept code the GCC "
+                           "build accepts",
+                       ast.parse_error + "\nwrite standard CUDA C++ that both compilers (and nvcc) accept");
+    }
+    if (!ast.refused.empty()) refuse(ast.refused);
+    report.declaration_problems = ast.declaration_problems;
+  }
   check_with_nvcc(config, absolute, own_includes, limit_seconds);  // what nvcc refuses is refused
   std::error_code ignored;
   fs::create_directories(config.cache_dir(), ignored);
-  std::ofstream out(record);
-  for (const auto& file : own_includes) out << file << ' ' << fnv(file_text(file)) << '\n';
-  return own_includes;
+  nlohmann::json j = {{"includes", nlohmann::json::object()}, {"problems", report.declaration_problems}};
+  for (const auto& file : own_includes) j["includes"][file] = fnv(file_text(file));
+  std::ofstream(record) << j.dump(1) << '\n';
+  return report;
 }
 
 }  // namespace banklab::grader

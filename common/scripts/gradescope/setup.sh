@@ -6,6 +6,6 @@ set -eu
 cd "$(dirname "$0")"
 apt-get update -q
 DEBIAN_FRONTEND=noninteractive apt-get install -y -q cmake make g++ binutils doctest-dev libboost-context-dev \
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev libclang-dev
 cmake -S banklab -B banklab/build -DCMAKE_BUILD_TYPE=Release -DBANKLAB_BUILD_TESTS=OFF
 cmake --build banklab/build --target grader banksim -j "$(nproc)"
