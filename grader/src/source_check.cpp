@@ -107,6 +107,7 @@ std::vector<std::string> check_source(const Config& config, const std::string& s
     cmd.insert(cmd.end(), {"-x", "c++", absolute});
     ProcessOptions options;
     options.output_cap = std::size_t{256} << 20;  // a preprocessed file with the C++ library is megabytes
+    options.sandbox = compile_view(config, absolute);  // an #include cannot reach solutions/ or build/
     const ProcessResult r = run_process(cmd, limit_seconds, options);
     if (r.output_truncated) {
       throw BuildError(fs::path(source).filename().string() + " could not be checked: its preprocessed text is "

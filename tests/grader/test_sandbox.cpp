@@ -1,0 +1,234 @@
+// The sandbox around runners and builds (grader/src/sandbox.*): each attack
+// of sandbox_probe succeeds when run plainly and fails confined, under
+// bubblewrap and under the fallback (uid, Landlock, seccomp).
+//
+// The attacks are made by a test program driven through the grader's own
+// run_process, not by lab files: the source check refuses host code in a
+// lab file before the build, and these tests are about what the sandbox
+// stops if code gets that far. The end-to-end test at the bottom uses a lab
+// file whose attack still builds today.
+#include <doctest/doctest.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+
+#include "process.hpp"
+#include "run_command.hpp"
+
+namespace fs = std::filesystem;
+using banklab::grader::ProcessOptions;
+using banklab::grader::ProcessResult;
+using banklab::grader::run_process;
+using banklab::grader::SandboxMode;
+using banklab::grader::SandboxView;
+
+namespace {
+
+const std::string kSource = BANKLAB_SOURCE_DIR;
+const std::string kBuild = BANKLAB_BUILD_DIR;
+const std::string kProbe = SANDBOX_PROBE_PATH;
+const std::string kSolution = kSource + "/solutions/03-padded-transpose/transpose.cu";
+// A line of the reference solution that a leak would show.
+const std::string kSolutionLine = "__shared__ float tile[TILE_DIM][TILE_DIM + 1];";
+
+// Runs the probe plainly (no confinement) or confined in `mode`, seeing its
+// own folder, as a runner sees its cache folder.
+ProcessResult probe(const std::vector<std::string>& args, std::optional<SandboxMode> mode) {
+  std::vector<std::string> argv = {kProbe};
+  argv.insert(argv.end(), args.begin(), args.end());
+  ProcessOptions options;
+  if (mode) {
+    SandboxView view;
+    view.read_only = {fs::path(kProbe).parent_path().string()};
+    options.sandbox = view;
+    options.sandbox_mode = mode;
+  }
+  ProcessResult r = run_process(argv, 30, options);
+  INFO(r.out << r.err);
+  CHECK(r.exited);
+  return r;
+}
+
+bool starts(const std::string& text, const std::string& prefix) { return text.rfind(prefix, 0) == 0; }
+
+// Whether bubblewrap starts here (not in a container without user namespaces).
+bool bubblewrap_works() {
+  ProcessOptions options;
+  options.sandbox = SandboxView{};
+  options.sandbox_mode = SandboxMode::kBubblewrap;
+  return run_process({"/usr/bin/true"}, 20, options).ok();
+}
+
+std::vector<std::pair<SandboxMode, const char*>> modes() {
+  std::vector<std::pair<SandboxMode, const char*>> found;
+  if (bubblewrap_works()) {
+    found.emplace_back(SandboxMode::kBubblewrap, "bubblewrap");
+  } else {
+    MESSAGE("bubblewrap cannot start on this machine: only the fallback is tested");
+  }
+  found.emplace_back(SandboxMode::kFallback, "fallback");
+  return found;
+}
+
+}  // namespace
+
+TEST_CASE("a confined runner cannot read solutions/") {
+  const ProcessResult plain = probe({"read", kSolution}, std::nullopt);
+  CHECK(starts(plain.out, "ok read"));
+  CHECK(plain.out.find(kSolutionLine) != std::string::npos);
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    const ProcessResult r = probe({"read", kSolution}, mode);
+    CHECK(starts(r.out, "denied read"));
+    CHECK(r.out.find(kSolutionLine) == std::string::npos);
+    // nor the grader's build folder (the cache of other runners)
+    CHECK(starts(probe({"read", kBuild + "/grader/grader_config.json"}, mode).out, "denied read"));
+  }
+}
+
+TEST_CASE("a confined runner writes only its scratch folder, which is deleted afterwards") {
+  const std::string in_source = kSource + "/tests/grader/sandbox_probe_wrote_this.txt";
+  const std::string in_build = kBuild + "/sandbox_probe_wrote_this.txt";
+  for (const std::string& target : {in_source, in_build}) {
+    INFO(target);
+    fs::remove(target);
+    CHECK(starts(probe({"write", target}, std::nullopt).out, "ok write"));
+    CHECK(fs::exists(target));
+    fs::remove(target);
+    for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+      INFO(name);
+      CHECK(starts(probe({"write", target}, mode).out, "denied write"));
+      CHECK(!fs::exists(target));
+    }
+  }
+  // Its working folder is writable, private and gone after the run.
+  const fs::path scratch_parent = fs::path(BANKLAB_TEST_TMP) / "sandbox_scratch";
+  fs::remove_all(scratch_parent);
+  fs::create_directories(scratch_parent);
+  const char* old = std::getenv("TMPDIR");
+  const std::string saved = old == nullptr ? "" : old;
+  setenv("TMPDIR", scratch_parent.c_str(), 1);
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    CHECK(starts(probe({"write", "here.txt"}, mode).out, "ok write"));
+    CHECK(fs::is_empty(scratch_parent));
+  }
+  if (old == nullptr) {
+    unsetenv("TMPDIR");
+  } else {
+    setenv("TMPDIR", saved.c_str(), 1);
+  }
+}
+
+TEST_CASE("a confined runner cannot reach the network") {
+  const int listener = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(listener >= 0);
+  sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(listener, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(listen(listener, 16) == 0);
+  socklen_t size = sizeof address;
+  REQUIRE(getsockname(listener, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+  const std::string port = std::to_string(ntohs(address.sin_port));
+  CHECK(starts(probe({"connect", port}, std::nullopt).out, "ok connect"));
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    CHECK(starts(probe({"connect", port}, mode).out, "denied"));
+  }
+  close(listener);
+}
+
+TEST_CASE("a confined runner cannot see another process, trace one or make namespaces") {
+  const std::string me = std::to_string(getpid());  // the test: not the probe's
+  CHECK(starts(probe({"proc", me}, std::nullopt).out.substr(probe({"proc", me}, std::nullopt).out.find('\n') + 1),
+               "ok read"));
+  CHECK(starts(probe({"ptrace"}, std::nullopt).out, "ok ptrace"));
+  CHECK(starts(probe({"unshare"}, std::nullopt).out, "ok unshare"));
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    const std::string seen = probe({"proc", me}, mode).out;
+    CHECK(seen.find("denied read /proc/" + me) != std::string::npos);
+    if (mode == SandboxMode::kBubblewrap) {
+      // its own PID namespace: bubblewrap's init and the probe
+      CHECK(seen.find("processes listed 2\n") != std::string::npos);
+    } else {
+      CHECK(seen.find("processes listed 0\n") != std::string::npos);  // Landlock: /proc/self only
+    }
+    CHECK(starts(probe({"ptrace"}, mode).out, "denied ptrace"));
+    CHECK(starts(probe({"unshare"}, mode).out, "denied unshare"));
+  }
+}
+
+// Whether a process whose command line holds `marker` is alive.
+bool running(const std::string& marker) {
+  for (const auto& entry : fs::directory_iterator("/proc")) {
+    std::ifstream in(entry.path() / "cmdline");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (text.find(marker) != std::string::npos && text.find("sleeping") != std::string::npos) return true;
+  }
+  return false;
+}
+
+TEST_CASE("a confined runner's detached child ends with the run") {
+  banklab::grader::adopt_orphans();  // as the grader does; the fallback relies on it
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    const std::string marker = "banklab-marker-" + name + std::to_string(getpid());
+    CHECK(starts(probe({"detach", marker}, mode).out, "ok detach"));
+    CHECK(!running(marker));
+  }
+}
+
+TEST_CASE("what the emulator needs still works confined: threads, timers, the affinity mask") {
+  CHECK(starts(probe({"threads"}, std::nullopt).out, "ok threads 42"));
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    CHECK(starts(probe({"threads"}, mode).out, "ok threads 42"));
+  }
+}
+
+TEST_CASE("a lab file that prints the reference solution from a static constructor gets nothing of it") {
+  // tests/grader/hostile/transpose_reads_solution.cu reads the solution in
+  // host code (which builds today; once the source check refuses host code
+  // the file does not build, and the tests above carry the sandbox).
+  const std::string file = kSource + "/tests/grader/hostile/transpose_reads_solution.cu";
+  auto grade = [&](const std::string& sandbox) {
+    const auto r = banklab::test::run_command("BANKLAB_SANDBOX=" + sandbox + " " +
+                                              GRADER_PATH + " --lab 3 --backend cpu --seed 1 --format json --impl " +
+                                              file + " 2>&1");
+    return r.out;
+  };
+  const std::string plain = grade("off");
+  const bool builds = plain.find("does not build") == std::string::npos;
+  if (builds) {
+    CHECK(plain.find("leaked:") != std::string::npos);  // unconfined, the leak works
+    CHECK(plain.find(kSolutionLine) != std::string::npos);
+  } else {
+    MESSAGE("the source check refuses the file: its unconfined leak is not shown");
+  }
+  for (const char* mode : {"bubblewrap", "fallback"}) {
+    if (std::string(mode) == "bubblewrap" && !bubblewrap_works()) continue;
+    INFO(mode);
+    const std::string confined = grade(mode);
+    CHECK(confined.find("leaked:") == std::string::npos);
+    CHECK(confined.find(kSolutionLine) == std::string::npos);
+    if (builds) CHECK(confined.find("cannot read the solution") != std::string::npos);
+  }
+}
