@@ -420,12 +420,27 @@ void lend_folder(const std::string& folder) {
   if (geteuid() == 0) (void)!chown(folder.c_str(), kSandboxUid, kSandboxUid);
 }
 
+namespace {
+// Readable (and, where the owner may, executable) by every uid: the
+// sandbox uid reads the runners from their cache folders.
+void share(const fs::path& path) {
+  std::error_code error;
+  const fs::perms p = fs::symlink_status(path, error).permissions();
+  if (error || fs::is_symlink(fs::symlink_status(path, error))) return;
+  fs::perms add = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+  if ((p & fs::perms::owner_exec) != fs::perms::none) add |= fs::perms::group_exec | fs::perms::others_exec;
+  fs::permissions(path, add, fs::perm_options::add, error);
+}
+}  // namespace
+
 void give_back_folder(const std::string& folder) {
   if (geteuid() != 0) return;
   std::error_code error;
   (void)!lchown(folder.c_str(), 0, 0);
+  share(folder);
   for (fs::recursive_directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
     (void)!lchown(it->path().c_str(), 0, 0);
+    share(it->path());
   }
 }
 

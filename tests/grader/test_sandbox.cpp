@@ -232,3 +232,94 @@ TEST_CASE("a lab file that prints the reference solution from a static construct
     if (builds) CHECK(confined.find("cannot read the solution") != std::string::npos);
   }
 }
+
+namespace {
+
+// The stage 3 bundle unpacked as Gradescope unpacks it, in a folder the
+// test lays out as /autograder (BANKLAB_AUTOGRADER_ROOT).
+fs::path unpacked_bundle() {
+  const fs::path work = fs::path(BANKLAB_TEST_TMP) / "gradescope_sandbox";
+  fs::remove_all(work);
+  fs::create_directories(work / "autograder" / "source");
+  const auto made = banklab::test::run_command("sh " + kSource + "/common/scripts/gradescope/make_bundle.sh 3 " +
+                                               work.string() + " 2>&1");
+  INFO(made.out);
+  REQUIRE(made.status == 0);
+  REQUIRE(banklab::test::run_command("cd " + (work / "autograder" / "source").string() + " && cmake -E tar xf " +
+                                     (work / "banklab-lab3-gradescope.zip").string())
+              .status == 0);
+  return work / "autograder";
+}
+
+// A hostile file with the test's autograder folder written in.
+std::string hostile_for(const std::string& name, const fs::path& root) {
+  std::ifstream in(kSource + "/tests/grader/hostile/" + name);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (auto at = text.find("@AUTOGRADER_ROOT@"); at != std::string::npos; at = text.find("@AUTOGRADER_ROOT@"))
+    text.replace(at, 17, root.string());
+  const std::string path = std::string(BANKLAB_TEST_TMP) + "/gradescope_" + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+// run_autograder on one file; results.json.
+nlohmann::json autograde(const fs::path& root, const std::string& file, const std::string& sandbox) {
+  fs::remove_all(root / "submission");
+  fs::remove_all(root / "results");
+  fs::create_directories(root / "submission");
+  fs::copy_file(file, root / "submission" / "transpose.cu");
+  const auto r = banklab::test::run_command("BANKLAB_SANDBOX=" + sandbox + " BANKLAB_AUTOGRADER_ROOT=" +
+                                            root.string() + " BANKLAB_GRADER=" + GRADER_PATH + " sh " +
+                                            (root / "source" / "run_autograder").string() + " 2>/dev/null");
+  CHECK(r.status == 0);
+  std::ifstream in(root / "results" / "results.json");
+  REQUIRE(in.good());
+  return nlohmann::json::parse(in);
+}
+
+std::string confined_mode() { return bubblewrap_works() ? "bubblewrap" : "fallback"; }
+
+}  // namespace
+
+TEST_CASE("the Gradescope bundle holds no reference solutions") {
+  const fs::path root = unpacked_bundle();
+  CHECK(fs::exists(root / "source" / "banklab" / "grader" / "src" / "main.cpp"));
+  CHECK(fs::exists(root / "source" / "banklab" / "labs" / "03-padded-transpose" / "transpose.cu"));
+  CHECK(!fs::exists(root / "source" / "banklab" / "solutions"));
+}
+
+TEST_CASE("on Gradescope a submission cannot replace results.json") {
+  const fs::path root = unpacked_bundle();
+  const std::string forger = hostile_for("transpose_forges_results.cu", root);
+  // Unconfined, the constructor reaches the results folder.
+  const auto plain = autograde(root, forger, "off");
+  CHECK(fs::exists(root / "results" / "forged-by-submission"));
+  for (const std::string mode : {confined_mode(), std::string("fallback")}) {
+    INFO(mode);
+    const auto report = autograde(root, forger, mode);
+    CHECK(report["score"] == 60);  // the lab file's honest grade
+    CHECK(report["output"].get<std::string>().find("Your code ran in a sandbox: ") != std::string::npos);
+    CHECK(!fs::exists(root / "results" / "forged-by-submission"));
+    CHECK(!fs::exists(root / "results" / "forged.json"));
+  }
+  (void)plain;
+}
+
+TEST_CASE("on Gradescope a submission cannot read the bundle") {
+  const fs::path root = unpacked_bundle();
+  const std::string reader = hostile_for("transpose_reads_bundle.cu", root);
+  auto feedback = [](const nlohmann::json& report) {
+    std::string all = report["output"].get<std::string>();
+    for (const auto& test : report["tests"]) all += test["output"].get<std::string>();
+    return all;
+  };
+  const auto plain = autograde(root, reader, "off");
+  CHECK(feedback(plain).find("leaked: // grader:") != std::string::npos);
+  for (const std::string mode : {confined_mode(), std::string("fallback")}) {
+    INFO(mode);
+    const auto report = autograde(root, reader, mode);
+    CHECK(report["score"] == 0);  // it crashes: every check fails
+    CHECK(feedback(report).find("leaked:") == std::string::npos);
+    CHECK(feedback(report).find("cannot read the bundle") != std::string::npos);
+  }
+}
