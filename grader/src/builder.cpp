@@ -114,6 +114,9 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   const std::vector<std::string> own_includes = check_source(config_, source, time_limit_);
   Hash hash{config_.source_dir, config_.build_dir};
   hash.add("cpu");
+  // A build made unconfined (BANKLAB_SANDBOX=off) could read what a
+  // confined one cannot: never reused by a confined grader.
+  hash.add(sandbox_mode() == SandboxMode::kNone ? "unconfined" : "confined");
   for (const auto& a : compile) hash.add_arg(a);
   hash.add(read_file(absolute));
   for (const auto& file : own_includes) hash.add(read_file(file));  // files the submission includes
@@ -171,6 +174,7 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   const std::vector<std::string> own_includes = check_source(config_, source, time_limit_);
   Hash hash{config_.source_dir, config_.build_dir};
   hash.add("gpu");
+  hash.add(sandbox_mode() == SandboxMode::kNone ? "unconfined" : "confined");
   for (const auto& file : own_includes) hash.add(read_file(file));
   hash.add(fs::path(config_.nvcc).filename().string());
   for (const auto& a : arch) hash.add(a);

@@ -288,17 +288,24 @@ SandboxLaunch::SandboxLaunch(const SandboxView& view, const std::vector<std::str
     for (const std::string& path : view.read_only) {
       if (exists(path)) add({"--ro-bind", path, path});
     }
+    std::vector<std::string> emptied;
     for (const std::string& path : view.hidden) {
       bool shown = false;  // only where a bound folder would show it
       for (const std::string& bound : view.read_only) shown = shown || (within(path, bound) && path != bound);
-      if (shown && exists(path)) add({"--tmpfs", path, "--remount-ro", path});
+      if (shown && exists(path)) {
+        add({"--tmpfs", path});
+        emptied.push_back(path);
+      }
     }
     for (const std::string& path : view.read_only_after) {
       if (exists(path)) add({"--ro-bind", path, path});
     }
     for (const std::string& path : view.writable) add({"--bind", path, path});
     add({"--bind", scratch_, "/scratch", "--chdir", "/scratch", "--setenv", "HOME", "/scratch"});
-    add({"--remount-ro", "/"});  // the folders bubblewrap made for its mount points too
+    // Read-only at the end, once the mounts below them are made: the hidden
+    // folders, and the root with the folders made for mount points.
+    for (const std::string& path : emptied) add({"--remount-ro", path});
+    add({"--remount-ro", "/"});
     if (filter_fd_ >= 0) add({"--seccomp", "10"});
     add({"--"});
     argv_.insert(argv_.end(), argv.begin(), argv.end());

@@ -323,3 +323,28 @@ TEST_CASE("on Gradescope a submission cannot read the bundle") {
     CHECK(feedback(report).find("cannot read the bundle") != std::string::npos);
   }
 }
+
+TEST_CASE("a compile cannot include solutions/, even from a file whose folder holds it") {
+  // A lab file in the kit's top folder: the source check takes files of its
+  // own folder for its own includes, so only the sandbox (which shows
+  // solutions/ and build/ empty below that folder) stops the include.
+  const std::string file = kSource + "/sandbox_test_includes_solution.cu";
+  std::ofstream(file) << "#include \"solutions/03-padded-transpose/transpose.cu\"\n// " << getpid() << "\n";
+  auto grade = [&](const std::string& sandbox) {
+    return banklab::test::run_command("BANKLAB_SANDBOX=" + sandbox + " " + GRADER_PATH +
+                                      " --lab 3 --backend cpu --seed 1 --impl " + file + " 2>&1");
+  };
+  // Confined first: an unconfined build would be in the cache for them.
+  for (const std::string mode : {confined_mode(), std::string("fallback")}) {
+    INFO(mode);
+    const auto r = grade(mode);
+    INFO(r.out);
+    CHECK(r.status == 2);
+    // bubblewrap shows an empty solutions/; Landlock refuses the open
+    CHECK((r.out.find("solutions/03-padded-transpose/transpose.cu: No such file or directory") != std::string::npos ||
+           r.out.find("solutions/03-padded-transpose/transpose.cu: Permission denied") != std::string::npos));
+  }
+  const auto plain = grade("off");
+  CHECK(plain.out.find("Score: 90/90") != std::string::npos);  // unconfined, it compiles the solution
+  fs::remove(file);
+}
