@@ -57,15 +57,23 @@ struct Hash {
 };
 
 // Runs the steps in `dir` unless `product` exists already; on failure removes
-// the partial product and throws with the failing step's output.
+// the partial product and throws with the failing step's output. Step i is
+// confined to views[i] (sandbox.hpp) and may write only the product's folder.
 void build_cached(const std::vector<std::vector<std::string>>& steps, const std::string& product,
-                  const std::string& what, double limit_seconds) {
+                  const std::string& what, double limit_seconds, const std::vector<SandboxView>& views) {
   if (fs::exists(product)) return;
-  fs::create_directories(fs::path(product).parent_path());
+  const std::string folder = fs::path(product).parent_path().string();
+  fs::create_directories(folder);
+  lend_folder(folder);
   std::cerr << "grader: building " << what << " ..." << std::endl;
-  for (const auto& step : steps) {
-    const ProcessResult r = run_process(step, limit_seconds);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const auto& step = steps[i];
+    ProcessOptions options;
+    options.sandbox = views.at(i);
+    options.sandbox->writable.push_back(folder);
+    const ProcessResult r = run_process(step, limit_seconds, options);
     if (!r.ok()) {
+      give_back_folder(folder);
       std::error_code ignored;
       fs::remove(product, ignored);
       const bool compiler_error = r.exited && r.exit_code != 127;
@@ -74,6 +82,7 @@ void build_cached(const std::vector<std::vector<std::string>>& steps, const std:
                        "$ " + shell_quote(step) + "\n" + r.out + r.err, compiler_error);
     }
   }
+  give_back_folder(folder);
 }
 
 void require_source(const std::string& source) {
@@ -122,6 +131,9 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   Hash hash{config_.source_dir, config_.build_dir};
   hash.add(fallbacks);
   hash.add("cpu");
+  // A build made unconfined (BANKLAB_SANDBOX=off) could read what a
+  // confined one cannot: never reused by a confined grader.
+  hash.add(sandbox_mode() == SandboxMode::kNone ? "unconfined" : "confined");
   for (const auto& a : compile) hash.add_arg(a);
   hash.add(read_file(absolute));
   for (const auto& file : own_includes) hash.add(read_file(file));  // files the submission includes
@@ -144,12 +156,20 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   const std::string runner = dir + "/runner";
   compile.insert(compile.end(), {"-o", compiled});
   const std::string what = fs::path(source).filename().string() + " for the CPU emulator";
+  // The compile sees the submission (and the files it includes); the later
+  // steps read only objects, the kit's libraries and script.
+  SandboxView compile_sees = compile_view(config_, source);
+  compile_sees.read_only_after.insert(compile_sees.read_only_after.end(), own_includes.begin(), own_includes.end());
+  SandboxView link_sees;
+  link_sees.read_only = {fs::path(config_.cxx).parent_path().string(), config_.dynamic_shared_script,
+                         lab.cpu_runner_library};
+  link_sees.read_only.insert(link_sees.read_only.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
   std::vector<std::string> mark;
   if (!fs::exists(runner)) {
     // The compiled object is checked (what it calls and defines, no
     // constructors: link_check.cpp) before anything of it is linked, and
     // its data marked for the emulator's memory guard.
-    build_cached({compile}, compiled, what, time_limit_);
+    build_cached({compile}, compiled, what, time_limit_, {compile_sees});
     mark = check_lab_object(compiled, source, object, time_limit_);
   }
   // The file's extern __shared__ arrays get their definitions (one block).
@@ -177,7 +197,13 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   link.insert(link.end(), config_.cpu_libraries.begin(), config_.cpu_libraries.end());
   link.insert(link.end(), config_.cpu_link_flags.begin(), config_.cpu_link_flags.end());
   steps.push_back(link);
-  build_cached(steps, runner, what, time_limit_);
+  std::vector<SandboxView> views(steps.size(), link_sees);
+  if (!fallbacks.empty()) {
+    // The fallbacks' compile (the step before the link) reads the kit's headers.
+    views[steps.size() - 2].read_only.insert(views[steps.size() - 2].read_only.end(),
+                                             config_.kernel_include_dirs.begin(), config_.kernel_include_dirs.end());
+  }
+  build_cached(steps, runner, what, time_limit_, views);
   return runner;
 }
 
@@ -196,6 +222,7 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
       check_source(config_, source, time_limit_, contract_for(lab.number)).own_includes;
   Hash hash{config_.source_dir, config_.build_dir};
   hash.add("gpu");
+  hash.add(sandbox_mode() == SandboxMode::kNone ? "unconfined" : "confined");
   for (const auto& file : own_includes) hash.add(read_file(file));
   hash.add(fs::path(config_.nvcc).filename().string());
   for (const auto& a : arch) hash.add(a);
@@ -234,8 +261,21 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   link.insert(link.end(), {lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o"});
   link.insert(link.end(), lab.gpu_libraries.begin(), lab.gpu_libraries.end());
   link.insert(link.end(), {"-o", runner});
+  // The student's compile sees the submission and the toolkit, not the
+  // solution; the solution's compile and the link see no submission source.
+  const std::string toolkit = fs::weakly_canonical(config_.nvcc).parent_path().parent_path().string();
+  SandboxView student_sees = compile_view(config_, source);
+  student_sees.read_only_after.push_back(toolkit);
+  student_sees.read_only_after.insert(student_sees.read_only_after.end(), own_includes.begin(), own_includes.end());
+  SandboxView solution_sees;
+  solution_sees.read_only = {toolkit, fs::path(solution).parent_path().string()};
+  SandboxView link_sees;
+  link_sees.read_only = {toolkit, lab.harness_dir, lab.gpu_runner_source};
+  link_sees.read_only.insert(link_sees.read_only.end(), lab.gpu_include_dirs.begin(), lab.gpu_include_dirs.end());
+  link_sees.read_only.insert(link_sees.read_only.end(), lab.gpu_libraries.begin(), lab.gpu_libraries.end());
   build_cached({nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step, nvcc(link)}, runner,
-               fs::path(source).filename().string() + " for the GPU", time_limit_);
+               fs::path(source).filename().string() + " for the GPU", time_limit_,
+               {student_sees, solution_sees, link_sees});
   return runner;
 }
 

@@ -10,6 +10,7 @@
 
 #include "builder.hpp"
 #include "process.hpp"
+#include "sandbox.hpp"
 
 namespace banklab::grader {
 
@@ -79,6 +80,8 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
   cmd.insert(cmd.end(), {source, "-o", scratch + "/lab.ptx"});
   ProcessOptions options;
   options.output_cap = std::size_t{256} << 10;
+  options.sandbox = compile_view(config, source);  // nvcc reads the submission: no view of solutions/ or build/
+  options.sandbox->writable.push_back(scratch);
   const ProcessResult r = run_process(cmd, limit_seconds, options);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);

@@ -2,6 +2,7 @@
 #include "output.hpp"
 
 #include "checks.hpp"
+#include "sandbox.hpp"
 
 #include <iomanip>
 #include <sstream>
@@ -74,6 +75,7 @@ std::string format_text(const GradeResult& r, bool verbose) {
     out << "BankLab grader: lab " << r.rubric->lab << " (" << r.rubric->title << "), " << r.implementation << "\n";
     out << "backend: " << r.backend << " (" << r.backend_reason << "); seed " << r.seed << " (rerun with --seed "
         << r.seed << ")\n";
+    out << "sandbox: " << sandbox_description() << "\n";
   }
   for (const std::string& part : r.rubric->parts) {
     double part_score = 0, part_max = 0;
@@ -135,6 +137,7 @@ nlohmann::json format_json(const GradeResult& r) {
           {"backend", r.backend},
           {"backend_reason", r.backend_reason},
           {"seed", r.seed},
+          {"sandbox", sandbox_description()},
           {"score", r.score},
           {"max_score", r.max_score},
           {"skipped_points", r.skipped_points},
@@ -161,6 +164,7 @@ nlohmann::json format_gradescope(const std::vector<GradeResult>& results) {
       tests.push_back(test);
     }
   }
+  if (!results.empty()) summary += "Your code ran in a sandbox: " + sandbox_description() + "\n";
   return {{"score", score}, {"output", summary}, {"tests", tests}};
 }
 

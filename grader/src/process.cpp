@@ -13,8 +13,10 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <set>
 
@@ -30,15 +32,14 @@ std::size_t resident_bytes(pid_t pid) {
   return resident * static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
 }
 
-// How many processes `root` and its descendants are (threads are not
-// counted), from /proc/<pid>/task/<tid>/children.
-int process_tree_size(pid_t root, int stop_after) {
-  std::vector<pid_t> pending = {root};
-  int count = 0;
-  while (!pending.empty() && count <= stop_after) {
+// `root` and its descendants (threads are not counted), from
+// /proc/<pid>/task/<tid>/children; at most `stop_after` + 1 of them.
+std::vector<pid_t> process_tree(pid_t root, int stop_after) {
+  std::vector<pid_t> pending = {root}, found;
+  while (!pending.empty() && static_cast<int>(found.size()) <= stop_after) {
     const pid_t pid = pending.back();
     pending.pop_back();
-    ++count;
+    found.push_back(pid);
     const std::string tasks = "/proc/" + std::to_string(pid) + "/task";
     DIR* dir = opendir(tasks.c_str());
     if (dir == nullptr) continue;
@@ -50,7 +51,37 @@ int process_tree_size(pid_t root, int stop_after) {
     }
     closedir(dir);
   }
-  return count;
+  return found;
+}
+
+// Resident memory of a process tree in bytes: a sandboxed program runs
+// below bubblewrap's two processes, and a forked child counts too.
+std::size_t tree_resident_bytes(pid_t root) {
+  std::size_t total = 0;
+  for (const pid_t pid : process_tree(root, 1000)) total += resident_bytes(pid);
+  return total;
+}
+
+// The environment of a confined process: nothing of the grader's but the
+// search path, the locale and what the GPU driver reads.
+std::vector<std::string> confined_environment(const ProcessOptions& options, const std::string& scratch,
+                                              SandboxMode mode) {
+  std::vector<std::string> env;
+  for (const char* name : {"PATH", "LANG", "LC_ALL"}) {
+    if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
+  }
+  if (options.sandbox->gpu) {
+    for (const char* name : {"CUDA_VISIBLE_DEVICES", "NVIDIA_VISIBLE_DEVICES", "NVIDIA_DRIVER_CAPABILITIES",
+                             "LD_LIBRARY_PATH", "CUDA_HOME"}) {
+      if (const char* value = std::getenv(name)) env.push_back(std::string(name) + "=" + value);
+    }
+  }
+  const bool inside = mode == SandboxMode::kBubblewrap;  // the scratch folder is /scratch there
+  env.push_back("HOME=" + (inside ? std::string("/scratch") : scratch));
+  env.push_back("TMPDIR=" + (inside ? std::string("/tmp") : scratch));
+  if (options.answer_channel) env.push_back("BANKLAB_ANSWER_FD=3");
+  if (!options.secret.empty()) env.push_back("BANKLAB_SECRET_FD=4");
+  return env;
 }
 
 // The children run_process started and has not reaped yet (several run at
@@ -136,6 +167,32 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   result.memory_limit = options.memory_bytes;
   result.process_limit = options.max_processes;
   const auto start = std::chrono::steady_clock::now();
+  // The confinement, prepared before fork (the child only makes system calls).
+  std::unique_ptr<SandboxLaunch> launch;
+  std::string scratch;
+  std::vector<std::string> env_strings;
+  std::vector<char*> envp;
+  SandboxMode mode = SandboxMode::kNone;
+  if (options.sandbox) {
+    try {
+      mode = options.sandbox_mode ? *options.sandbox_mode : sandbox_mode();
+      scratch = make_scratch();
+      launch = std::make_unique<SandboxLaunch>(*options.sandbox, argv, scratch, mode);
+    } catch (const std::exception& error) {
+      if (!scratch.empty()) remove_scratch(scratch);
+      result.failed_to_start = true;
+      result.err = std::string("the sandbox could not be prepared: ") + error.what();
+      return result;
+    }
+    if (mode != SandboxMode::kNone) {
+      env_strings = confined_environment(options, scratch, mode);
+      for (std::string& e : env_strings) envp.push_back(e.data());
+      envp.push_back(nullptr);
+    }
+  }
+  const std::vector<std::string>& command = launch ? launch->argv() : argv;
+  const int max_processes =
+      options.max_processes == 0 ? 0 : options.max_processes + (launch ? launch->extra_processes() : 0);
   int out_pipe[2], err_pipe[2], answer_pipe[2] = {-1, -1}, secret_pipe[2] = {-1, -1};
   const bool secret = !options.secret.empty();
   if (pipe2(out_pipe, O_CLOEXEC) != 0 || pipe2(err_pipe, O_CLOEXEC) != 0 ||
@@ -177,10 +234,24 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
       setrlimit(RLIMIT_FSIZE, &limit);
     }
     std::vector<char*> args;
-    for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
+    for (const std::string& a : command) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
-    execvp(args[0], args.data());
-    const std::string message = std::string("cannot run ") + argv[0] + ": " + std::strerror(errno) + "\n";
+    if (launch) {
+      const char* what = "";
+      const int error = launch->enter(&what);
+      if (error != 0) {
+        const std::string message = std::string("the sandbox could not be entered: ") + what + ": " +
+                                    std::strerror(error) + "\n";
+        (void)!write(2, message.data(), message.size());
+        _exit(127);
+      }
+    }
+    if (!envp.empty()) {
+      execvpe(args[0], args.data(), envp.data());
+    } else {
+      execvp(args[0], args.data());
+    }
+    const std::string message = std::string("cannot run ") + command[0] + ": " + std::strerror(errno) + "\n";
     (void)!write(2, message.data(), message.size());
     _exit(127);
   }
@@ -200,6 +271,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     close(out_pipe[0]);
     close(err_pipe[0]);
     if (options.answer_channel) close(answer_pipe[0]);
+    if (!scratch.empty()) remove_scratch(scratch);
     return result;
   }
   setpgid(pid, pid);
@@ -225,12 +297,14 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
       kill(-pid, SIGKILL);
       break;
     }
-    if (options.memory_bytes != 0 && resident_bytes(pid) > options.memory_bytes) {
+    if (options.memory_bytes != 0 &&
+        (launch ? tree_resident_bytes(pid) : resident_bytes(pid)) > options.memory_bytes) {
       result.out_of_memory = true;
       kill(-pid, SIGKILL);
       break;
     }
-    if (options.max_processes != 0 && !reaped && process_tree_size(pid, options.max_processes) > options.max_processes) {
+    if (max_processes != 0 && !reaped &&
+        static_cast<int>(process_tree(pid, max_processes).size()) > max_processes) {
       result.too_many_processes = true;
       kill(-pid, SIGKILL);
       break;
@@ -262,7 +336,12 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   }
   kill(-pid, SIGKILL);  // anything the child left behind in its group
   end_orphans();        // and anything that left the group (setsid) and was adopted by us
-  if (WIFEXITED(status)) {
+  if (!scratch.empty()) remove_scratch(scratch);  // what the child wrote goes with it
+  if (WIFEXITED(status) && mode == SandboxMode::kBubblewrap && WEXITSTATUS(status) > 128 &&
+      WEXITSTATUS(status) < 128 + 65 && !result.timed_out && !result.out_of_memory && !result.too_many_processes) {
+    // bubblewrap exits with 128 + the signal that killed the program.
+    result.signal = WEXITSTATUS(status) - 128;
+  } else if (WIFEXITED(status)) {
     result.exited = true;
     result.exit_code = WEXITSTATUS(status);
   } else if (WIFSIGNALED(status) && !result.timed_out && !result.out_of_memory && !result.too_many_processes) {

@@ -4,8 +4,11 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
+
+#include "sandbox.hpp"
 
 namespace banklab::grader {
 
@@ -31,6 +34,12 @@ struct ProcessOptions {
   /// long before the machine's limit. (RLIMIT_NPROC would count every
   /// process of the user, and not bind root.)
   int max_processes = 0;
+  /// Confine the child (sandbox.hpp) to this view, in a fresh private
+  /// working folder that is deleted afterwards; none: the child runs as the
+  /// grader does (the grader's own tools: ncu's probe, child graders).
+  std::optional<SandboxView> sandbox;
+  /// The confinement to use instead of sandbox_mode() (its own probe).
+  std::optional<SandboxMode> sandbox_mode;
 };
 
 struct ProcessResult {

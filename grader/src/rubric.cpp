@@ -6,6 +6,7 @@
 #include <random>
 
 #include <chrono>
+#include <filesystem>
 #include <iostream>
 
 #include "checks.hpp"
@@ -111,6 +112,12 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   // runs and puts it in front of its answer; an answer without it did not
   // come from the runner.
   options.secret = fresh_secret();
+  // Confined (sandbox.hpp): the runner sees its own cache folder and the
+  // system, nothing of the kit, the solutions or other runners.
+  SandboxView view;
+  view.read_only = {std::filesystem::path(runner).parent_path().string()};
+  view.gpu = what == std::string("GPU");
+  options.sandbox = view;
   const ProcessResult r = run_process(argv, time_limit_, options);
   answer.printed = r.out + r.err;
   if (r.output_truncated) answer.printed += "\n[... more output dropped: at most 1 MiB of stdout and of stderr is kept]";

@@ -152,6 +152,7 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
     const std::vector<std::string> cmd = compiler(as_device, "-E");
     ProcessOptions options;
     options.output_cap = std::size_t{256} << 20;  // a preprocessed file with the C++ library is megabytes
+    options.sandbox = compile_view(config, absolute);  // an #include cannot reach solutions/ or build/
     const ProcessResult r = run_process(cmd, limit_seconds, options);
     if (r.output_truncated) {
       throw BuildError(fs::path(source).filename().string() + " could not be checked: its preprocessed text is "
@@ -219,7 +220,9 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
     if (!ast.parsed) {
       // Where GCC refuses the file too, the build reports it in GCC's words;
       // a file only clang refuses cannot be checked, and is refused.
-      const ProcessResult gcc = run_process(compiler(false, "-fsyntax-only"), limit_seconds);
+      ProcessOptions confined;
+      confined.sandbox = compile_view(config, absolute);
+      const ProcessResult gcc = run_process(compiler(false, "-fsyntax-only"), limit_seconds, confined);
       if (!gcc.ok()) return report;
       throw BuildError(fs::path(source).filename().string() +
                            " could not be checked: the grader's source check (clang) does not accept code the GCC "

@@ -81,6 +81,9 @@ const std::string kPredict2 = "prediction P2: the column read of float tile[32][
 std::string mask(std::string text) {
   text = std::regex_replace(text, std::regex(R"(\(\d+\.\ds\))"), "(T)");
   text = std::regex_replace(text, std::regex(R"("seconds": [0-9.e+-]+)"), "\"seconds\": T");
+  // The confinement depends on the machine (bubblewrap or the fallback).
+  text = std::regex_replace(text, std::regex(R"(\nsandbox: [^\n]*)"), "\nsandbox: S");
+  text = std::regex_replace(text, std::regex(R"("sandbox": "[^"]*")"), "\"sandbox\": S");
   size_t at = 0;
   while ((at = text.find(kSource, at)) != std::string::npos) text.replace(at, kSource.size(), "<src>");
   return text;
@@ -938,7 +941,10 @@ TEST_CASE("stages 4 and 5 refuse a submission that includes the solution or test
     std::ofstream(includes) << "#include \"" << kSource << solution << "\"\n";
     const Result r = run("--lab " + std::to_string(lab) + " --backend cpu --impl " + includes);
     CHECK(r.status == 2);
-    CHECK(r.err.find("outside its own folder") != std::string::npos);
+    // Refused by the source check, or, where the sandbox hides solutions/
+    // from the preprocessor, by the compiler, which cannot find it.
+    CHECK((r.err.find("outside its own folder") != std::string::npos ||
+           r.err.find(solution + std::string(": No such file or directory")) != std::string::npos));
     // The solution with a test on __CUDA_ARCH__ around its first kernel line.
     std::ifstream in(kSource + solution);
     std::stringstream text;

@@ -1,22 +1,40 @@
 #!/bin/sh
-# Makes the Gradescope autograder zip of one stage:
-#   sh common/scripts/gradescope/make_bundle.sh LAB OUT_DIR
+# Makes the Gradescope autograder zip of one stage, or of every stage:
+#   sh common/scripts/gradescope/make_bundle.sh LAB|all OUT_DIR
 # writes OUT_DIR/banklab-labLAB-gradescope.zip: setup.sh and run_autograder
 # at the top (Gradescope's layout; it unpacks them in /autograder/source),
 # the stage number and file name, and the kit's sources in banklab/ (the
-# files git tracks, or every file but build folders outside a checkout).
+# files git tracks, or every file but build folders outside a checkout),
+# without solutions/: CPU grading does not need the reference sources, and
+# a submission must find none on the machine.
+# The stages are the folders labs/NN-name/, each with one lab file (*.cu).
 set -eu
-[ $# -eq 2 ] || { echo "usage: make_bundle.sh LAB OUT_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: make_bundle.sh LAB|all OUT_DIR" >&2; exit 2; }
 lab=$1 out=$2
 kit=$(cd "$(dirname "$0")/../../.." && pwd)
-case $lab in
-  1) file=bank_mapping.cu ;;
-  2) file=stride.cu ;;
-  3) file=transpose.cu ;;
-  4) file=swizzle.cu ;;
-  5) file=wide.cu ;;
-  *) echo "make_bundle.sh: no stage $lab (1 to 5)" >&2; exit 2 ;;
-esac
+
+# The stage's lab file: labs/NN-name/*.cu, NN = the stage number.
+lab_file() {
+  found=""
+  for folder in "$kit"/labs/[0-9][0-9]-*/; do
+    number=$(basename "$folder" | cut -c1-2 | sed 's/^0*//')
+    [ "$number" = "$1" ] || continue
+    set -- "$folder"*.cu
+    [ $# -eq 1 ] && [ -f "$1" ] || { echo "make_bundle.sh: $folder must hold exactly one lab file (*.cu)" >&2; exit 2; }
+    found=$(basename "$1")
+  done
+  [ -n "$found" ] || { echo "make_bundle.sh: no stage $lab: labs/ has $(stages | tr '\n' ' ')" >&2; exit 2; }
+  echo "$found"
+}
+stages() {
+  for folder in "$kit"/labs/[0-9][0-9]-*/; do basename "$folder" | cut -c1-2 | sed 's/^0*//'; done
+}
+
+if [ "$lab" = all ]; then
+  for stage in $(stages); do sh "$0" "$stage" "$out"; done
+  exit 0
+fi
+file=$(lab_file "$lab")
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stage=$(mktemp -d)
@@ -26,10 +44,11 @@ echo "$lab" > "$stage/banklab-lab.txt"
 echo "$file" > "$stage/banklab-file.txt"
 mkdir "$stage/banklab"
 if git -C "$kit" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
-  (cd "$kit" && git ls-files -z | xargs -0 tar cf - | tar xf - -C "$stage/banklab")
+  (cd "$kit" && git ls-files -z -- . ':!:solutions' | xargs -0 tar cf - | tar xf - -C "$stage/banklab")
 else
-  (cd "$kit" && tar cf - --exclude='./build*' --exclude='./.git' . | tar xf - -C "$stage/banklab")
+  (cd "$kit" && tar cf - --exclude='./build*' --exclude='./.git' --exclude='./solutions' . | tar xf - -C "$stage/banklab")
 fi
+[ ! -e "$stage/banklab/solutions" ] || { echo "make_bundle.sh: solutions/ must not be in the bundle" >&2; exit 1; }
 zip_file="$out/banklab-lab$lab-gradescope.zip"
 rm -f "$zip_file"
 (cd "$stage" && cmake -E tar cf "$zip_file" --format=zip setup.sh run_autograder banklab-lab.txt banklab-file.txt banklab)

@@ -1,0 +1,84 @@
+// HOSTILE (stage 3): the lab file plus a static constructor that reads the
+// reference solution (found from this file's own path) and prints its
+// padded-tile line before aborting, so that a crash puts it in the feedback.
+// Confined, the read fails and the feedback says "cannot read the solution".
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+namespace {
+struct Leak {
+  Leak() {
+    std::string path = __FILE__;
+    path = path.substr(0, path.rfind("/tests/grader/")) + "/solutions/03-padded-transpose/transpose.cu";
+    FILE* f = std::fopen(path.c_str(), "r");
+    if (f == nullptr) {
+      std::fprintf(stderr, "cannot read the solution: %s\n", std::strerror(errno));
+    } else {
+      char line[512];
+      while (std::fgets(line, sizeof line, f) != nullptr) {
+        if (std::strstr(line, "TILE_DIM + 1]") != nullptr) std::fprintf(stderr, "leaked: %s", line);
+      }
+      std::fclose(f);
+    }
+    std::abort();
+  }
+} leak;
+}  // namespace
+
+// Stage 3, padded transpose: the one file you hand in. Build and grade with
+//   build/grader/grader --lab 3
+// TUTORIAL: transpose_padded below is correct but slow: it reads `in` along
+// rows (coalesced) and writes `out` down columns (32 rows per warp: 32
+// separate memory transactions). Your job, in two steps (see the handout,
+// handouts/03-padded-transpose.md):
+//   1. stage a 32x32 tile through shared memory: write it by rows, wait at a
+//      barrier, read it by columns, so that both global accesses go along
+//      rows (coalesced);
+//   2. make the tile's column read free of bank conflicts.
+// Then fill in the two predictions at the end of the file.
+
+// Tile edge and rows per thread block: a block of 32x8 threads moves a
+// 32x32 tile, each thread four elements (rows threadIdx.y, +8, +16, +24).
+// Warp w of the block is threadIdx.y == w; its lane is threadIdx.x.
+constexpr int TILE_DIM = 32;
+constexpr int BLOCK_ROWS = 8;
+
+/// transpose_padded: the transpose of `in` into `out`, both row-major.
+/// `in` has `height` rows of `width` floats; `out` has `width` rows of
+/// `height` floats: out[x * height + y] = in[y * width + x].
+///
+/// Example: in = [1 2 3; 4 5 6] (height 2, width 3) gives
+/// out = [1 4; 2 5; 3 6] (3 rows of 2).
+///
+/// Rules (the grader checks each one):
+///  - launched with block (32, 8) and grid (ceil(width/32), ceil(height/32)):
+///    block (bx, by) owns the 32x32 tile of `in` at columns 32 bx.., rows
+///    32 by..; any width and height >= 1, so the last tiles can be partial;
+///  - the tile goes through shared memory: write it, __syncthreads(), read
+///    it; every thread of the block must reach that barrier;
+///  - every shared-memory instruction (the tile write and the tile read)
+///    costs one wavefront per warp: no bank conflicts;
+///  - no more shared memory than a 32x33 float tile (4224 bytes).
+///
+/// TODO(student): fill in (about 15 lines). Start from the loop below: it
+/// already walks the tile the way a 32x8 block does (each thread 4 rows).
+__global__ void transpose_padded(float* out, const float* in, int width, int height) {
+  int x = blockIdx.x * TILE_DIM + threadIdx.x;  // column of `in`
+  int y = blockIdx.y * TILE_DIM + threadIdx.y;  // row of `in`
+  for (int j = 0; j < TILE_DIM; j += BLOCK_ROWS) {
+    // TODO(student): a warp reads 32 consecutive floats of one row of `in`
+    // (coalesced) but writes them to 32 different rows of `out`.
+    if (x < width && y + j < height) out[x * height + (y + j)] = in[(y + j) * width + x];
+  }
+}
+
+// ---- Predictions --------------------------------------------------------------
+// Before you run the grader, predict the wavefronts of one warp instruction of
+// the tile's column read (lane l reads tile[l][c], 4-byte floats):
+//   [0] with float tile[32][32];
+//   [1] with float tile[32][33].
+// The grader compares them with the bank model and explains a wrong one.
+// TODO(student): replace each 0 with your prediction.
+int predicted_wavefronts[2] = {0, 0};

@@ -1,0 +1,153 @@
+// The attacks a runner's code could make, one per command, for
+// test_sandbox.cpp: run confined they must fail, run plainly they succeed
+// (so the tests that use it can fail). Prints "ok ..." or "denied ...".
+//   sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <netinet/in.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/ptrace.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+
+namespace {
+
+int denied(const std::string& what) {
+  std::printf("denied %s: %s\n", what.c_str(), std::strerror(errno));
+  return 0;
+}
+
+// Prints the file's text: what a submission would copy into its feedback.
+int read_file(const char* path) {
+  FILE* f = std::fopen(path, "rb");
+  if (f == nullptr) return denied(std::string("read ") + path);
+  std::printf("ok read %s\n", path);
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) std::fwrite(buffer, 1, n, stdout);
+  std::fclose(f);
+  return 0;
+}
+
+int write_file(const char* path) {
+  FILE* f = std::fopen(path, "w");
+  if (f == nullptr) return denied(std::string("write ") + path);
+  std::fputs("written by sandbox_probe\n", f);
+  std::fclose(f);
+  std::printf("ok write %s\n", path);
+  return 0;
+}
+
+int connect_to(int port) {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0) return denied("socket(AF_INET)");
+  sockaddr_in address = {};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<unsigned short>(port));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return denied("connect");
+  std::printf("ok connect %d\n", port);
+  return 0;
+}
+
+// Another process's command line, and how many processes /proc lists.
+int proc(const char* pid) {
+  int listed = 0;
+  if (DIR* dir = opendir("/proc")) {
+    while (dirent* entry = readdir(dir)) listed += entry->d_name[0] >= '0' && entry->d_name[0] <= '9';
+    closedir(dir);
+  }
+  std::printf("processes listed %d\n", listed);
+  const std::string path = std::string("/proc/") + pid + "/cmdline";
+  FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return denied("read " + path);
+  char buffer[256] = {};
+  const std::size_t n = std::fread(buffer, 1, sizeof buffer - 1, f);
+  std::fclose(f);
+  if (n == 0) return denied("read " + path + " (empty)");
+  std::printf("ok read %s: %s\n", path.c_str(), buffer);
+  return 0;
+}
+
+// Attaches to a child of its own: the least a debugger-style attack needs.
+int trace() {
+  const pid_t child = fork();
+  if (child == 0) {
+    pause();
+    _exit(0);
+  }
+  const long attached = ptrace(PTRACE_ATTACH, child, nullptr, nullptr);
+  const int error = errno;
+  kill(child, SIGKILL);
+  waitpid(child, nullptr, 0);
+  errno = error;
+  if (attached != 0) return denied("ptrace(PTRACE_ATTACH)");
+  std::printf("ok ptrace\n");
+  return 0;
+}
+
+int new_namespace() {
+  if (unshare(CLONE_NEWUSER) != 0) return denied("unshare(CLONE_NEWUSER)");
+  std::printf("ok unshare\n");
+  return 0;
+}
+
+// What the emulator needs must still work: threads, a timer that signals a
+// thread, the affinity mask.
+int threads() {
+  int value = 0;
+  std::thread([&] { value = 42; }).join();
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return denied("sched_getaffinity");
+  timer_t timer;
+  sigevent event = {};
+  event.sigev_notify = SIGEV_SIGNAL;
+  event.sigev_signo = SIGUSR1;
+  signal(SIGUSR1, SIG_IGN);
+  if (timer_create(CLOCK_MONOTONIC, &event, &timer) != 0) return denied("timer_create");
+  timer_delete(timer);
+  std::printf("ok threads %d\n", value);
+  return 0;
+}
+
+// A child that leaves the process group and the session and sleeps, marked
+// on its command line so that the test can look for it afterwards.
+int detach(char* self, char* marker) {
+  const pid_t child = fork();
+  if (child == 0) {
+    setsid();
+    char sleeping[] = "sleeping";
+    char* args[] = {self, sleeping, marker, nullptr};
+    execv("/proc/self/exe", args);
+    _exit(1);
+  }
+  std::printf("ok detach\n");
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const std::string command = argc > 1 ? argv[1] : "";
+  if (command == "read" && argc == 3) return read_file(argv[2]);
+  if (command == "write" && argc == 3) return write_file(argv[2]);
+  if (command == "connect" && argc == 3) return connect_to(std::atoi(argv[2]));
+  if (command == "proc" && argc == 3) return proc(argv[2]);
+  if (command == "ptrace") return trace();
+  if (command == "unshare") return new_namespace();
+  if (command == "threads") return threads();
+  if (command == "detach" && argc == 3) return detach(argv[0], argv[2]);
+  if (command == "sleeping") return sleep(60), 0;
+  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads\n");
+  return 2;
+}
