@@ -3,6 +3,43 @@
 // predictions priced by the bank model, GPU cycle and time ratios. A stage's
 // rubric (grader/labs/labNN/rubric.cpp) says what to check; these say how,
 // and word the reasons the same way for every stage.
+//
+// How a rubric reads a runner: raw data in, verdicts made here. Submission
+// code runs in the runner's process, so nothing a runner says is taken as
+// "correct" or "conflict-free":
+//
+// 1. Costs. An emulator launch report (banklab::emu::to_json) lists, per
+//    source line, the distinct warp access patterns it recorded ("patterns":
+//    width, op, atomic kind, 32 lane offsets with -1 for an inactive lane,
+//    shifted down by a multiple of 128 bytes, how many times it ran, where it
+//    first ran), never their price. GradeContext::call hands every runner
+//    answer to price_reports() as it arrives: every "lines" array anywhere in
+//    the answer is replaced by the grader's own pricing (bank model) of those
+//    patterns, with the fields rubrics already read (loads, stores,
+//    warp_instructions, wavefronts, ideal_wavefronts, store_wavefronts,
+//    store_instructions, worst_wavefronts, worst_access, worst_context) plus
+//    "unpriced" (warp instructions whose pattern was past the emulator's cap
+//    of distinct patterns per line). Numbers the runner wrote there are
+//    dropped. A rubric needs no code of its own for this; check_line_costs
+//    fails a line with unpriced instructions ("could not price").
+// 2. Every run priced. The cost and findings checks read the same answers as
+//    the correctness checks (the large and random shapes too): call
+//    ctx.cpu(args) with the very arguments the correctness check used (answers
+//    are memoized, so this costs nothing) and pass all their reports to
+//    check_line_costs / check_findings (reports_of() collects a "runs"
+//    answer's reports). Every run of a check has the same command-line form
+//    ("run --shapes S --seed N"); no run is a separate, recognisable pricing
+//    run. Where a launch is too big to trace whole, the runner sets
+//    LaunchOptions::trace_blocks and trace_seed (the seed it was given), so the
+//    traced blocks are a sample the kernel cannot predict.
+// 3. Outputs. A runner returns each run's output values, not a comparison:
+//    "output": the raw bytes in base64 (harness::base64_encode,
+//    grader/labs/common/raw_data.hpp). The grader decodes them
+//    (output_bytes()) and compares them with its own reference, computed from
+//    the same seed and inputs by code runner and grader share
+//    (grader/labs/common/transpose_data.hpp: make_input, compare_transpose,
+//    compare_floats), and words the result as before ("N of M elements wrong;
+//    yours vs expected: ...").
 #pragma once
 
 #include <cstdint>
