@@ -2,8 +2,11 @@
 // 2 and 5): correctness on the backend in use, emulator findings, per-line
 // cost against the ideal, shared-memory size, and the GPU speed-up over the
 // task's conflicted reference. The runners answer
-//   run --task ID --shapes S --seed N   {"runs": [{shape | width+height, elements?, mismatches,
-//                                        first_mismatches: [{index | row+col, expected, got}], report}]}
+//   run --task ID --shapes S --seed N   {"seed", "runs": [{shape | width+height, element_bytes?, output
+//                                        (base64 of the raw output), report}]}; the grader compares the output
+//                                        with KernelTask::reference (or, for width+height, the transpose).
+//                                        Runs without "output" still carry the runner's own {elements?,
+//                                        mismatches, first_mismatches} until their stage returns output.
 //   time --task ID --repeats R          {"student": ms, "conflicted": ms, ...}
 #pragma once
 
@@ -27,6 +30,12 @@ struct KernelTask {
   std::string memory_hint; ///< for too much shared memory
   double min_speedup;      ///< GPU: conflicted reference time / yours, at least
   std::function<std::string(std::uint64_t seed)> random_shapes;
+  /// The grader's reference output of a run that returns "output" (raw
+  /// bytes, elements of `element_bytes`), from the run (its "shape") and the
+  /// seed. Unset: a run with width, height and output is judged as a
+  /// transpose (judge_transpose_run).
+  std::function<std::vector<unsigned char>(const nlohmann::json& run, std::uint64_t seed, int* element_bytes)>
+      reference;
 };
 
 /// The task's runner answer: on the backend in use, or always the emulator.
