@@ -119,6 +119,7 @@ struct PcStats {
   std::vector<std::pair<std::uint64_t, std::uint64_t>> pattern_first;  // (block, sequence) per pattern
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> pattern_slots;  // key hash -> patterns
   std::uint64_t unrecorded_loads = 0, unrecorded_stores = 0;
+  std::uint32_t last_pattern = ~0u;  // the pattern this pc recorded last (loops repeat it)
 };
 
 // A cached bank-model answer (trace.cpp).

@@ -332,6 +332,7 @@ void add_pattern(PcStats& stats, const AccessPattern& pattern, std::uint64_t cou
   for (const std::uint32_t i : slots) {
     if (!same_pattern(stats.patterns[i], pattern)) continue;
     stats.patterns[i].count += count;
+    stats.last_pattern = i;
     if (first < stats.pattern_first[i]) {
       stats.pattern_first[i] = first;
       stats.patterns[i].shift = pattern.shift;
@@ -343,6 +344,7 @@ void add_pattern(PcStats& stats, const AccessPattern& pattern, std::uint64_t cou
     (pattern.store ? stats.unrecorded_stores : stats.unrecorded_loads) += count;
     return;
   }
+  stats.last_pattern = static_cast<std::uint32_t>(stats.patterns.size());
   slots.push_back(static_cast<std::uint32_t>(stats.patterns.size()));
   stats.patterns.push_back(pattern);
   stats.patterns.back().count = count;
@@ -368,6 +370,10 @@ void record_pattern(PcStats& stats, const Instance& instance, std::size_t warp) 
     p.offsets[lane] = o < 0 ? -1 : o - shift;
   }
   p.shift = shift;
+  if (stats.last_pattern < stats.patterns.size() && same_pattern(stats.patterns[stats.last_pattern], p)) {
+    ++stats.patterns[stats.last_pattern].count;  // later than its first instance: nothing else changes
+    return;
+  }
   const std::vector<std::uint32_t>* slots = nullptr;
   if (auto found = stats.pattern_slots.find(pattern_hash(p)); found != stats.pattern_slots.end()) slots = &found->second;
   const bool known = slots != nullptr && std::any_of(slots->begin(), slots->end(), [&](std::uint32_t i) {

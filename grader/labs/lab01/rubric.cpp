@@ -45,8 +45,8 @@ Outcome check_function(GradeContext& ctx, const char* name) {
     if (++wrong <= 5) first << "\n  " << name << "(" << offsets[i] << ") = " << yours << ", expected " << expected;
   }
   const std::string range = "every byte offset from 0 to " + std::to_string(lab01::kOffsetsChecked - 1) +
-                            " (a block's whole shared memory) and " + std::to_string(lab01::kRandomOffsets) +
-                            " random offsets up to 2^31 - 1";
+                            ", a block's whole shared memory, and " + std::to_string(lab01::kRandomOffsets) +
+                            " random ones up to 2^31 - 1";
   if (wrong == 0) return Outcome::pass("right on " + range);
   std::ostringstream out;
   out << wrong << " of " << offsets.size() << " byte offsets wrong (" << range << "); yours vs expected:" << first.str();
