@@ -12,8 +12,9 @@
 //    source line, the distinct warp access patterns it recorded ("patterns":
 //    width, op, atomic kind, 32 lane offsets with -1 for an inactive lane,
 //    shifted down by a multiple of 128 bytes, how many times it ran, where it
-//    first ran), never their price. GradeContext::call hands every runner
-//    answer to price_reports() as it arrives: every "lines" array anywhere in
+//    first ran), never their price. GradeContext::call parses every runner
+//    answer with parse_runner_answer() (raw_answers.hpp), which calls
+//    price_reports(): every "lines" array anywhere in
 //    the answer is replaced by the grader's own pricing (bank model) of those
 //    patterns, with the fields rubrics already read (loads, stores,
 //    warp_instructions, wavefronts, ideal_wavefronts, store_wavefronts,
@@ -33,9 +34,11 @@
 //    LaunchOptions::trace_blocks and trace_seed (the seed it was given), so the
 //    traced blocks are a sample the kernel cannot predict.
 // 3. Outputs. A runner returns each run's output values, not a comparison:
-//    "output": the raw bytes in base64 (harness::base64_encode,
+//    "output": the raw bytes in base64 (harness::output_blob,
 //    grader/labs/common/raw_data.hpp). The grader decodes them
-//    (output_bytes()) and compares them with its own reference, computed from
+//    (output_bytes(), raw_answers.hpp) and compares them (judge_output,
+//    judge_transpose_run; check_transpose_answer and check_task_correct do it
+//    for runs with "output", KernelTask::reference gives a task's reference) with its own reference, computed from
 //    the same seed and inputs by code runner and grader share
 //    (grader/labs/common/transpose_data.hpp: make_input, compare_transpose,
 //    compare_floats), and words the result as before ("N of M elements wrong;
