@@ -2,12 +2,16 @@
 #include "checks.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <array>
 #include <filesystem>
 #include <fstream>
 #include <map>
 #include <random>
 #include <sstream>
 
+#include "../labs/common/raw_data.hpp"
+#include "../labs/common/transpose_data.hpp"
 #include "banklab/emulator_json.hpp"
 #include "ncu_check.hpp"
 #include "process.hpp"
@@ -134,6 +138,24 @@ std::string explain_access(const WarpAccess& access, const std::string& prefix) 
   return indent(format_explanation(cost) + format_bank_map(cost), prefix);
 }
 
+std::vector<LabelledReport> reports_of(const nlohmann::json& answer) {
+  std::vector<LabelledReport> reports;
+  if (!answer.contains("runs")) return reports;
+  for (const auto& run : answer["runs"]) {
+    if (!run.contains("report")) continue;
+    std::string label;
+    if (run.contains("shape") && run["shape"].is_string()) {
+      label = run["shape"].get<std::string>();
+    } else if (run.contains("width") && run.contains("height")) {
+      label = std::to_string(run["width"].get<long long>()) + "x" + std::to_string(run["height"].get<long long>());
+    } else if (run.contains("tiles")) {
+      label = std::to_string(run["tiles"].get<long long>());
+    }
+    reports.push_back({label, run["report"]});
+  }
+  return reports;
+}
+
 namespace {
 
 struct LineTotal {
@@ -141,6 +163,8 @@ struct LineTotal {
   int line = 0;
   long long warp_instructions = 0, wavefronts = 0, ideal = 0;
   int worst = 0;
+  std::uint64_t unpriced = 0;
+  std::string unpriced_why;
   nlohmann::json worst_access;
   std::string worst_context;
   std::string worst_run;
@@ -155,7 +179,10 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
   for (const LabelledReport& run : reports) {
     runs += (runs.empty() ? "" : ", ") + run.label;
     for (const auto& l : run.report["lines"]) {
-      const bool loads = l["loads"].get<long long>() > 0, stores = l["stores"].get<long long>() > 0;
+      const std::uint64_t unpriced_loads = l.value("unpriced_loads", std::uint64_t{0});
+      const std::uint64_t unpriced_stores = l.value("unpriced_stores", std::uint64_t{0});
+      const bool loads = l["loads"].get<long long>() > 0 || unpriced_loads > 0;
+      const bool stores = l["stores"].get<long long>() > 0 || unpriced_stores > 0;
       if ((kind == LineKind::kLoads && !loads) || (kind == LineKind::kStores && !stores)) continue;
       const std::string file = l["file"].get<std::string>();
       const int number_of_line = l["line"].get<int>();
@@ -171,6 +198,14 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
       it->warp_instructions += l["warp_instructions"].get<long long>();
       it->wavefronts += l["wavefronts"].get<long long>();
       it->ideal += l["ideal_wavefronts"].get<long long>();
+      const std::uint64_t unpriced = kind == LineKind::kLoads    ? unpriced_loads
+                                     : kind == LineKind::kStores ? unpriced_stores
+                                                                 : unpriced_loads + unpriced_stores;
+      if (unpriced > 0) {
+        it->unpriced += unpriced;
+        it->unpriced_why = l.value("unpriced_why", std::string());
+      }
+      if (l["warp_instructions"].get<long long>() == 0) continue;  // nothing priced: no worst instance
       // The worst instance is the one with the most wavefronts beyond its ideal.
       const WarpAccess access = emu::access_from_json(l["worst_access"]);
       const AccessCost cost = price(access);
@@ -191,6 +226,11 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
     std::ostringstream out;
     out << file_name(t.file) << ":" << t.line << ": " << source_line(t.file, t.line) << "\n  " << t.warp_instructions
         << " warp instructions, " << t.wavefronts << " wavefronts (ideal " << t.ideal << ") over " << runs;
+    if (t.unpriced > 0) {
+      all_ideal = false;
+      out << "\n  could not price " << t.unpriced << " more warp instructions: " << t.unpriced_why
+          << "; what cannot be priced does not pass";
+    }
     if (t.wavefronts > t.ideal) {
       all_ideal = false;
       const WarpAccess access = emu::access_from_json(t.worst_access);
@@ -278,6 +318,10 @@ std::string describe_transpose_run(const nlohmann::json& run) {
     out << "CUDA error: " << run["error"].get<std::string>();
     return out.str();
   }
+  if (run.contains("problem")) {
+    out << "could not check: " << run["problem"].get<std::string>();
+    return out.str();
+  }
   out << run["mismatches"] << " of " << total << " elements wrong";
   bool first = true;
   for (const auto& m : run["first_mismatches"]) {
@@ -329,11 +373,26 @@ std::string runs_mismatch(const nlohmann::json& answer, const std::string& shape
 Outcome check_transpose_answer(const RunnerAnswer& a, const std::string& shapes) {
   if (!a.ok) return not_answered(a);
   if (const std::string wrong = runs_mismatch(a.data, shapes); !wrong.empty()) return Outcome::fail(wrong);
+  if (!a.data.contains("seed") || !a.data["seed"].is_number_unsigned()) {
+    return Outcome::fail("the runner's answer carries no seed: the grader cannot make the input to compare with");
+  }
+  const std::uint64_t seed = a.data["seed"].get<std::uint64_t>();
   std::string problems;
   for (const auto& run : a.data["runs"]) {
     const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
-    if (run.contains("error") || run["mismatches"].get<long long>() != 0 || stopped) {
-      problems += (problems.empty() ? "" : "\n") + describe_transpose_run(run);
+    nlohmann::json judged = {{"width", run["width"]}, {"height", run["height"]}};
+    if (run.contains("error")) {
+      judged["error"] = run["error"];
+    } else {
+      const nlohmann::json verdict = judge_transpose_run(run, seed);
+      if (verdict.contains("error")) {
+        judged["problem"] = verdict["error"];
+      } else {
+        judged.update(verdict);
+      }
+    }
+    if (judged.contains("error") || judged.contains("problem") || judged["mismatches"].get<long long>() != 0 || stopped) {
+      problems += (problems.empty() ? "" : "\n") + describe_transpose_run(judged);
       if (stopped) {
         for (const auto& f : run["report"]["findings"]) problems += "\n" + describe_finding(f);
       }

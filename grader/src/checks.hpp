@@ -3,6 +3,46 @@
 // predictions priced by the bank model, GPU cycle and time ratios. A stage's
 // rubric (grader/labs/labNN/rubric.cpp) says what to check; these say how,
 // and word the reasons the same way for every stage.
+//
+// How a rubric reads a runner: raw data in, verdicts made here. Submission
+// code runs in the runner's process, so nothing a runner says is taken as
+// "correct" or "conflict-free":
+//
+// 1. Costs. An emulator launch report (banklab::emu::to_json) lists, per
+//    source line, the distinct warp access patterns it recorded ("patterns":
+//    width, op, atomic kind, 32 lane offsets with -1 for an inactive lane,
+//    shifted down by a multiple of 128 bytes, how many times it ran, where it
+//    first ran), never their price. GradeContext::call parses every runner
+//    answer with parse_runner_answer() (raw_answers.hpp), which calls
+//    price_reports(): every "lines" array anywhere in
+//    the answer is replaced by the grader's own pricing (bank model) of those
+//    patterns, with the fields rubrics already read (loads, stores,
+//    warp_instructions, wavefronts, ideal_wavefronts, store_wavefronts,
+//    store_instructions, worst_wavefronts, worst_access, worst_context) plus
+//    "unpriced" (warp instructions whose pattern was past the emulator's cap
+//    of distinct patterns per line). Numbers the runner wrote there are
+//    dropped. A rubric needs no code of its own for this; check_line_costs
+//    fails a line with unpriced instructions ("could not price").
+// 2. Every run priced. The cost and findings checks read the same answers as
+//    the correctness checks (the large and random shapes too): call
+//    ctx.cpu(args) with the very arguments the correctness check used (answers
+//    are memoized, so this costs nothing) and pass all their reports to
+//    check_line_costs / check_findings (reports_of() collects a "runs"
+//    answer's reports). Every run of a check has the same command-line form
+//    ("run --shapes S --seed N"); no run is a separate, recognisable pricing
+//    run. Where a launch is too big to trace whole, the runner sets
+//    LaunchOptions::trace_blocks and trace_seed (the seed it was given), so the
+//    traced blocks are a sample the kernel cannot predict.
+// 3. Outputs. A runner returns each run's output values, not a comparison:
+//    "output": the raw bytes in base64 (harness::output_blob,
+//    grader/labs/common/raw_data.hpp). The grader decodes them
+//    (output_bytes(), raw_answers.hpp) and compares them (judge_output,
+//    judge_transpose_run; check_transpose_answer and check_task_correct do it
+//    for runs with "output", KernelTask::reference gives a task's reference) with its own reference, computed from
+//    the same seed and inputs by code runner and grader share
+//    (grader/labs/common/transpose_data.hpp: make_input, compare_transpose,
+//    compare_floats), and words the result as before ("N of M elements wrong;
+//    yours vs expected: ...").
 #pragma once
 
 #include <cstdint>
@@ -11,6 +51,7 @@
 #include <vector>
 
 #include "banklab/bank_model.hpp"
+#include "raw_answers.hpp"
 #include "rubric.hpp"
 
 namespace banklab::grader {
@@ -45,6 +86,10 @@ std::string banksim_command(const WarpAccess& access);
 /// The bank model's explanation and bank map of an access, each line indented.
 std::string explain_access(const WarpAccess& access, const std::string& prefix);
 
+/// The reports of a "runs" answer ({"runs": [{..., "report"}]}), labelled by
+/// run_label ("31x33", a run's "shape").
+std::vector<LabelledReport> reports_of(const nlohmann::json& answer);
+
 /// Which shared-memory lines a cost check looks at.
 enum class LineKind { kLoads, kStores, kAll };
 
@@ -53,7 +98,8 @@ enum class LineKind { kLoads, kStores, kAll };
 /// bytes, 2 for 8 bytes, 4 for 16 bytes). A failing line shows its source,
 /// the numbers, the worst warp instruction's bank map and banksim command.
 /// With `verbose`, passing lines are described too. Fails when no such line
-/// exists, with `none_found`.
+/// exists, with `none_found`, and fails a line with unpriced warp
+/// instructions (what cannot be priced does not pass).
 Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind kind, bool verbose,
                          const std::string& none_found, const std::string& hint);
 
@@ -91,8 +137,10 @@ std::string random_shapes(std::uint64_t seed);
 /// not graded.
 std::string runs_mismatch(const nlohmann::json& answer, const std::string& shapes);
 
-/// A transpose runner's answer ({"runs": [{width, height, mismatches,
-/// first_mismatches, report?} | {width, height, error}]}): passes when every
+/// A transpose runner's answer ({"seed", "runs": [{width, height,
+/// element_bytes, output, report?} | {width, height, error}]}): each run's
+/// output judged by judge_transpose_run with the answer's seed (which
+/// GradeContext::call has checked is the one asked for); passes when every
 /// run is correct and finished; otherwise lists each wrong run with its first
 /// elements ("yours vs expected") and the findings of a run that stopped.
 Outcome check_transpose_answer(const RunnerAnswer& answer, const std::string& shapes);

@@ -131,7 +131,9 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
                  "channel, descriptor 3)";
     } else {
       try {
-        answer.data = nlohmann::json::parse(r.answer.substr(prefix.size()));
+        // Costs are the grader's: every emulator report's lines are priced
+        // here from the recorded patterns, whatever the runner wrote (checks.hpp).
+        answer.data = parse_runner_answer(r.answer.substr(prefix.size()));
       } catch (const nlohmann::json::exception&) {
         answer.data = nullptr;
       }

@@ -5,8 +5,11 @@
 // reference. The findings, cost and memory checks read the correctness run
 // itself (on the emulator, the same command line), fixed and random shapes
 // alike, every block traced: no run is priced that is not also graded. The runners answer
-//   run --task ID --shapes S --seed N   {"runs": [{shape | width+height, elements?, mismatches,
-//                                        first_mismatches: [{index | row+col, expected, got}], report}]}
+//   run --task ID --shapes S --seed N   {"seed", "runs": [{shape | width+height, element_bytes?, output
+//                                        (base64 of the raw output), report}]}; the grader compares the output
+//                                        with KernelTask::reference (or, for width+height, the transpose).
+//                                        Runs without "output" still carry the runner's own {elements?,
+//                                        mismatches, first_mismatches} until their stage returns output.
 //   time --task ID --repeats R          {"student": ms, "conflicted": ms, ...}
 #pragma once
 
@@ -36,6 +39,12 @@ struct KernelTask {
   std::string element = "float";  ///< the unit of the traffic message
   int element_bytes = 4;
   std::string traffic_rule;       ///< what the task moves through shared memory
+  /// The grader's reference output of a run that returns "output" (raw
+  /// bytes, elements of `element_bytes`), from the run (its "shape") and the
+  /// seed. Unset: a run with width, height and output is judged as a
+  /// transpose (judge_transpose_run).
+  std::function<std::vector<unsigned char>(const nlohmann::json& run, std::uint64_t seed, int* element_bytes)>
+      reference;
 };
 
 /// The task's runner answer: on the backend in use, or always the emulator.

@@ -13,8 +13,10 @@
 ///
 /// Example: word_of(52) == 13, word_of(55) == 13, word_of(180) == 45.
 ///
-/// Rules: byte_offset is 0 or more (the grader tries every offset below
-/// 65536); no loops, no tables.
+/// Rules: byte_offset is 0 or more (the grader tries every offset a block's
+/// shared memory can have, 0 to 232447, and random offsets up to 2^31 - 1).
+/// Advice, not graded: one line of arithmetic, no loop and no table (the rule
+/// is that simple, and a table would not cover every offset).
 ///
 /// TODO(student): fill in (about 1 line).
 __host__ __device__ int word_of(int byte_offset) {

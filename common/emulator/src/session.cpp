@@ -191,7 +191,7 @@ std::string text_report() {
 std::string json_report() {
   nlohmann::json out = {{"kernels", nlohmann::json::array()}};
   for (const KernelTotals& k : kernels()) {
-    nlohmann::json one = to_json(k.total);
+    nlohmann::json one = to_priced_json(k.total);
     one["launches"] = k.launches;
     one["traced"] = k.traced;
     one["blocks_run"] = k.total.blocks_run;

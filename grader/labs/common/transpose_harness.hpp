@@ -1,151 +1,15 @@
-// What the transpose runners (stages 2 and 3) share, CPU and GPU alike (C++17, no dependencies so
-// that nvcc compiles it too): shapes, seeded inputs, the CPU reference,
-// and comparison with poisoned outputs.
+// What the transpose runners (stages 2 and 3) share, CPU and GPU alike
+// (C++17, no dependencies so that nvcc compiles it too): the data and its
+// comparison (transpose_data.hpp) and the JSON they answer with.
 #pragma once
 
-#include <cmath>
-#include <cstdint>
-#include <cstdio>
-#include <cstdlib>
-#include <cstring>
-#include <random>
-#include <sstream>
 #include <string>
-#include <vector>
 
 #include "json_writer.hpp"
+#include "raw_data.hpp"
+#include "transpose_data.hpp"
 
 namespace harness {
-
-struct Shape {
-  int width = 0;
-  int height = 0;
-};
-
-/// "32x32,31x33" -> shapes; exits with status 2 on bad input.
-inline std::vector<Shape> parse_shapes(const std::string& text) {
-  std::vector<Shape> shapes;
-  std::stringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    Shape s;
-    char x = 0;
-    std::stringstream one(item);
-    if (!(one >> s.width >> x >> s.height) || x != 'x' || s.width < 1 || s.height < 1) {
-      std::fprintf(stderr, "runner: bad shape '%s' (expected WIDTHxHEIGHT)\n", item.c_str());
-      std::exit(2);
-    }
-    shapes.push_back(s);
-  }
-  return shapes;
-}
-
-/// Random input for one shape: the same seed and shape give the same data.
-inline std::vector<float> make_input(Shape s, std::uint64_t seed) {
-  std::mt19937_64 rng(seed ^ (static_cast<std::uint64_t>(s.width) << 32) ^ static_cast<std::uint64_t>(s.height));
-  std::uniform_real_distribution<float> value(-1000.0f, 1000.0f);
-  std::vector<float> in(static_cast<std::size_t>(s.width) * static_cast<std::size_t>(s.height));
-  for (float& v : in) v = value(rng);
-  return in;
-}
-
-/// Random elements of another type, as raw bits (Bits: std::uint64_t for
-/// double, std::uint16_t for half): finite values of either sign, so that
-/// the NaN poison below never looks like an input.
-template <class Bits>
-std::vector<Bits> make_input_bits(Shape s, std::uint64_t seed) {
-  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(s.width) << 32) ^
-                      static_cast<std::uint64_t>(s.height) ^ sizeof(Bits));
-  std::vector<Bits> in(static_cast<std::size_t>(s.width) * static_cast<std::size_t>(s.height));
-  for (Bits& v : in) {
-    if (sizeof(Bits) == 8) {
-      std::uniform_real_distribution<double> value(-1e6, 1e6);
-      const double d = value(rng);
-      std::memcpy(&v, &d, sizeof v);
-    } else {
-      // half: exponent below 31 (finite), any mantissa, either sign.
-      v = static_cast<Bits>(std::uniform_int_distribution<unsigned>(0, 0x7bffu)(rng) |
-                            (std::uniform_int_distribution<unsigned>(0, 1)(rng) << 15));
-    }
-  }
-  return in;
-}
-
-/// The value a bit pattern stands for, for reports (float, double or half).
-template <class Bits>
-double bits_value(Bits bits) {
-  if (sizeof(Bits) == 8) {
-    double d;
-    std::memcpy(&d, &bits, sizeof d);
-    return d;
-  }
-  if (sizeof(Bits) == 4) {
-    float f;
-    std::memcpy(&f, &bits, sizeof f);
-    return f;
-  }
-  const unsigned h = static_cast<unsigned>(bits), exponent = (h >> 10) & 31u, mantissa = h & 1023u;
-  const double sign = (h >> 15) ? -1.0 : 1.0;
-  if (exponent == 31) return mantissa ? std::nan("") : sign * HUGE_VAL;
-  if (exponent == 0) return sign * std::ldexp(static_cast<double>(mantissa), -24);
-  return sign * std::ldexp(static_cast<double>(mantissa | 1024u), static_cast<int>(exponent) - 25);
-}
-
-/// Bytes written over the output before each run: a NaN for float, double
-/// and half, so that an element the kernel never writes cannot look right.
-constexpr int kPoisonByte = 0xff;
-
-struct Mismatch {
-  int x = 0, y = 0;  // in the output: row x, column y (out is height wide)
-  double expected = 0, got = 0;
-};
-
-struct Comparison {
-  std::size_t mismatches = 0;
-  std::vector<Mismatch> first;  // up to 5
-};
-
-/// out must be the transpose of in, bit for bit: out[x * height + y] == in[y * width + x].
-template <class T>
-Comparison compare_transpose(Shape s, const T* in, const T* out) {
-  Comparison c;
-  for (int y = 0; y < s.height; ++y) {
-    for (int x = 0; x < s.width; ++x) {
-      const T& expected = in[static_cast<std::size_t>(y) * s.width + x];
-      const T& got = out[static_cast<std::size_t>(x) * s.height + y];
-      if (std::memcmp(&expected, &got, sizeof(T)) != 0) {
-        if (c.first.size() < 5) c.first.push_back({x, y, bits_value(expected), bits_value(got)});
-        ++c.mismatches;
-      }
-    }
-  }
-  return c;
-}
-
-inline Comparison compare(Shape s, const std::vector<float>& in, const float* out) {
-  return compare_transpose(s, in.data(), out);
-}
-
-/// A 1-D output against its reference, bit for bit (the NaN poison shows):
-/// how many floats differ and the first five (index, expected, got).
-struct FloatMismatch {
-  std::size_t index = 0;
-  float expected = 0, got = 0;
-};
-struct FloatComparison {
-  std::size_t mismatches = 0;
-  std::vector<FloatMismatch> first;  // up to 5
-};
-
-inline FloatComparison compare_floats(const std::vector<float>& expected, const float* got) {
-  FloatComparison c;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
-    if (c.first.size() < 5) c.first.push_back({i, expected[i], got[i]});
-    ++c.mismatches;
-  }
-  return c;
-}
 
 /// Writes "mismatches" and "first_mismatches" ([{index, expected, got}]);
 /// `describe` may add fields to each mismatch (where in the output it is).

@@ -4,12 +4,32 @@
 // the student's functions.
 #pragma once
 
+#include <cstdint>
+#include <random>
+#include <vector>
+
 namespace lab01 {
 
 /// The harness kernel's __shared__ array: puzzle offsets must lie inside it.
 inline constexpr int kSharedBytes = 4096;
-/// word_of and bank_of are checked on every byte offset below this.
-inline constexpr int kOffsetsChecked = 64 * 1024;
+/// word_of and bank_of are checked on every byte offset below this: a
+/// block's whole opt-in shared memory on an H200 (227 KiB, 232,448 bytes)...
+inline constexpr int kOffsetsChecked = 232448;
+/// ...and on this many random offsets above it, up to 2^31 - 1.
+inline constexpr int kRandomOffsets = 4096;
+
+/// The offsets word_of and bank_of are called on, in order: every one below
+/// kOffsetsChecked, then kRandomOffsets drawn from the seed. The runners call
+/// the student's functions on these; the grader makes the same list from
+/// the same seed and compares the values with the bank rule itself.
+inline std::vector<int> function_offsets(std::uint64_t seed) {
+  std::vector<int> offsets(kOffsetsChecked);
+  for (int i = 0; i < kOffsetsChecked; ++i) offsets[static_cast<std::size_t>(i)] = i;
+  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull + 1);
+  std::uniform_int_distribution<int> above(kOffsetsChecked, 0x7fffffff);
+  for (int i = 0; i < kRandomOffsets; ++i) offsets.push_back(above(rng));
+  return offsets;
+}
 inline constexpr int kPredictions = 10;
 
 struct PuzzleSpec {

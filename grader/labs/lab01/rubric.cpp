@@ -1,9 +1,10 @@
 // Stage 1, bank mapping: the rubric. word_of and bank_of on every byte offset
-// of 64 KiB; ten address puzzles run on the CPU emulator (each load's
+// a block can use (0 to 232,447) and on random offsets up to 2^31 - 1; ten address puzzles run on the CPU emulator (each load's
 // wavefronts and the puzzle's constraints) and, on a GPU, timed by the cycle
 // probe; ten predictions priced by the bank model.
 #include <algorithm>
 #include <array>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -18,19 +19,37 @@ namespace {
 
 using Offsets = std::array<int, kWarpSize>;
 
-// word_of / bank_of: mismatches against the bank rule, with the first ones.
+// word_of / bank_of: the runner's values on lab01::function_offsets(seed),
+// compared here with the bank rule (the bank model's own constants).
 Outcome check_function(GradeContext& ctx, const char* name) {
-  const RunnerAnswer& a = ctx.backend() == Backend::kGpu ? ctx.gpu({"functions"}) : ctx.cpu({"functions"});
+  const std::vector<std::string> args = {"functions", "--seed", seed_text(ctx.seed())};
+  const RunnerAnswer& a = ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args);
   if (!a.ok) return not_answered(a);
-  const auto& f = a.data[name];
-  const long long wrong = f["mismatches"].get<long long>();
-  const std::string checked = std::to_string(f["checked"].get<long long>());
-  if (wrong == 0) return Outcome::pass("right on every byte offset from 0 to " + checked + " - 1");
-  std::ostringstream out;
-  out << wrong << " of " << checked << " byte offsets wrong; yours vs expected:";
-  for (const auto& m : f["first"]) {
-    out << "\n  " << name << "(" << m["offset"] << ") = " << m["yours"] << ", expected " << m["expected"];
+  const bool bank = std::string(name) == "bank_of";
+  const std::vector<int> offsets = lab01::function_offsets(ctx.seed());
+  std::vector<unsigned char> bytes;
+  std::string why;
+  if (!output_bytes(nlohmann::json{{"output", a.data.value(name, nlohmann::json())}}, &bytes, &why) ||
+      bytes.size() != offsets.size() * sizeof(std::int32_t)) {
+    return Outcome::fail("could not check: the runner did not return " + std::to_string(offsets.size()) +
+                         " values of " + name + (why.empty() ? "" : " (" + why + ")"));
   }
+  long long wrong = 0;
+  std::ostringstream first;
+  for (std::size_t i = 0; i < offsets.size(); ++i) {
+    std::int32_t yours;
+    std::memcpy(&yours, &bytes[i * sizeof yours], sizeof yours);
+    const int word = offsets[i] / kHopper.bank_width_bytes;
+    const int expected = bank ? word % kHopper.banks : word;
+    if (yours == expected) continue;
+    if (++wrong <= 5) first << "\n  " << name << "(" << offsets[i] << ") = " << yours << ", expected " << expected;
+  }
+  const std::string range = "every byte offset from 0 to " + std::to_string(lab01::kOffsetsChecked - 1) +
+                            ", a block's whole shared memory, and " + std::to_string(lab01::kRandomOffsets) +
+                            " random ones up to 2^31 - 1";
+  if (wrong == 0) return Outcome::pass("right on " + range);
+  std::ostringstream out;
+  out << wrong << " of " << offsets.size() << " byte offsets wrong (" << range << "); yours vs expected:" << first.str();
   out << "\nbyte -> word: 4 bytes per word; word -> bank: 32 banks, one word each, round after round";
   return Outcome::fail(out.str());
 }

@@ -1,7 +1,8 @@
-// Stage 3, padded transpose: the rubric. Correctness on odd and large shapes
-// with poisoned outputs; emulator findings; the cost of the tile's shared
-// accesses; shared-memory size; two predictions; and, on a GPU, speed and
-// Nsight Compute.
+// Stage 3, padded transpose: the rubric. Correctness on odd, large and random
+// shapes with poisoned outputs (the grader compares the runner's raw output);
+// emulator findings and the cost of the tile's shared accesses on those same
+// runs (priced by the grader); shared-memory size; two predictions; and, on
+// a GPU, speed and Nsight Compute.
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -21,51 +22,87 @@ constexpr int kTile = 32;
 constexpr std::size_t kPaddedTileBytes = kTile * (kTile + 1) * sizeof(float);
 constexpr int kTimingSize = 8192;
 constexpr int kNcuSize = 256;
-// The emulator run whose findings and trace the shared-memory checks read:
-// partial tiles both ways and full tiles.
-const std::string kBehaviourShapes = "31x33,33x31,64x64";
+// The correctness runs. The findings, cost and memory checks read these same
+// runs on the emulator (every one of them, the large and random shapes too),
+// so a kernel cannot behave well on a separate, recognisable pricing run.
+const std::string kSquare = "32x32";
+const std::string kPartial = "1x1,31x33,33x31";
+const std::string kLarge = "1024x2048,2048x1024";
+
+std::vector<std::string> correctness_shapes(std::uint64_t seed) {
+  return {kSquare, kPartial, kLarge, random_shapes(seed)};
+}
+
+std::vector<std::string> run_args(GradeContext& ctx, const std::string& shapes) {
+  return {"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+}
 
 // Correctness on a list of shapes, on the backend in use.
 Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
-  const std::vector<std::string> args = {"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+  const std::vector<std::string> args = run_args(ctx, shapes);
   return check_transpose_answer(ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args), shapes);
 }
 
-// The emulator runs whose findings and costs the shared-memory checks read.
-const RunnerAnswer& behaviour_run(GradeContext& ctx) {
-  return ctx.cpu({"run", "--shapes", kBehaviourShapes, "--seed", seed_text(ctx.seed())});
-}
-
-std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
+// Every correctness run on the emulator, with its report; `failed` is the
+// first answer that did not come (then the reports are not all there), and
+// `missing` the shapes it was for.
+struct EmulatorRuns {
   std::vector<LabelledReport> reports;
-  for (const auto& run : a.data["runs"]) {
-    reports.push_back(
-        {std::to_string(run["width"].get<int>()) + "x" + std::to_string(run["height"].get<int>()), run["report"]});
+  std::string shapes;  // all of them, "32x32, 1x1, ..."
+  const RunnerAnswer* failed = nullptr;
+  std::string missing;
+};
+
+EmulatorRuns emulator_runs(GradeContext& ctx) {
+  EmulatorRuns runs;
+  for (const std::string& shapes : correctness_shapes(ctx.seed())) {
+    const RunnerAnswer& a = ctx.cpu(run_args(ctx, shapes));
+    if (!a.ok) {
+      if (runs.failed == nullptr) runs.failed = &a;
+      runs.missing += (runs.missing.empty() ? "" : ",") + shapes;
+      continue;
+    }
+    for (LabelledReport& r : reports_of(a.data)) {
+      runs.shapes += (runs.shapes.empty() ? "" : ", ") + r.label;
+      runs.reports.push_back(std::move(r));
+    }
   }
-  return reports;
+  return runs;
 }
 
+// A run with no answer at all (the runner ran out of time, crashed outside
+// the kernel) is graded by its correctness check; the findings checks vouch
+// for the runs that answered, as for a run that stopped, and say so. The
+// cost checks do not: what was not priced does not pass.
 Outcome check_behaviour_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
-  const RunnerAnswer& a = behaviour_run(ctx);
-  if (!a.ok) return not_answered(a);
-  return check_findings(behaviour_reports(a), kinds, hint, kBehaviourShapes);
+  const EmulatorRuns runs = emulator_runs(ctx);
+  if (runs.reports.empty() && runs.failed != nullptr) return not_answered(*runs.failed);
+  Outcome outcome = check_findings(runs.reports, kinds, hint, runs.shapes);
+  if (outcome.status == Status::kPass && !runs.missing.empty()) {
+    outcome.reason += "; no answer for " + runs.missing + " (graded by the correctness checks)";
+  }
+  return outcome;
 }
 
 Outcome check_tile_cost(GradeContext& ctx, bool stores) {
-  const RunnerAnswer& a = behaviour_run(ctx);
-  if (!a.ok) return not_answered(a);
+  const EmulatorRuns runs = emulator_runs(ctx);
+  if (runs.failed != nullptr) return not_answered(*runs.failed);
   return check_line_costs(
-      behaviour_reports(a), stores ? LineKind::kStores : LineKind::kLoads, ctx.verbose(),
+      runs.reports, stores ? LineKind::kStores : LineKind::kLoads, ctx.verbose(),
       std::string("no shared-memory ") + (stores ? "store" : "load") +
           " found: the kernel must stage the tile in shared memory (__shared__ float tile[...])",
       "look at the index: lanes of a warp that hit one bank with different words are served one after another");
 }
 
 Outcome check_shared_size(GradeContext& ctx) {
-  const RunnerAnswer& a = behaviour_run(ctx);
-  if (!a.ok) return not_answered(a);
-  return check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(), kPaddedTileBytes,
-                            "a 32x33 float tile", "more shared memory per block can mean fewer blocks per SM");
+  const EmulatorRuns runs = emulator_runs(ctx);
+  if (runs.failed != nullptr) return not_answered(*runs.failed);
+  std::size_t bytes = 0;
+  for (const LabelledReport& r : runs.reports) {
+    bytes = std::max(bytes, r.report["shared_bytes"].get<std::size_t>() + r.report["dynamic_shared_bytes"].get<std::size_t>());
+  }
+  return check_shared_bytes(bytes, kPaddedTileBytes, "a 32x33 float tile",
+                            "more shared memory per block can mean fewer blocks per SM");
 }
 
 Outcome check_speedup(GradeContext& ctx, bool against_solution) {
@@ -103,7 +140,7 @@ Outcome check_predicted(GradeContext& ctx, std::size_t i) {
 // Nsight Compute's instrumented shared wavefront counters against the emulator.
 Outcome check_ncu(GradeContext& ctx) {
   const std::string shape = std::to_string(kNcuSize) + "x" + std::to_string(kNcuSize);
-  const RunnerAnswer& a = ctx.cpu({"run", "--shapes", shape, "--seed", seed_text(ctx.seed())});
+  const RunnerAnswer& a = ctx.cpu(run_args(ctx, shape));
   if (!a.ok) return Outcome::skip("no emulator prediction: " + a.error);
   return check_ncu_wavefronts(ctx, "transpose_padded", {"ncu-target", "--size", std::to_string(kNcuSize)},
                               a.data["runs"][0]["report"], shape);
@@ -121,11 +158,11 @@ Rubric lab03_rubric() {
                  std::function<Outcome(GradeContext&)> run) {
     r.checks.push_back({std::move(name), std::move(part), points, std::move(needs), gpu_only, std::move(run)});
   };
-  add(square, "correctness", 5, {}, false, [](GradeContext& c) { return check_shapes(c, "32x32"); });
+  add(square, "correctness", 5, {}, false, [](GradeContext& c) { return check_shapes(c, kSquare); });
   add("transpose of partial tiles: 1x1, 31x33, 33x31", "correctness", 10, {}, false,
-      [](GradeContext& c) { return check_shapes(c, "1x1,31x33,33x31"); });
+      [](GradeContext& c) { return check_shapes(c, kPartial); });
   add("transpose of 1024x2048 and 2048x1024", "correctness", 10, {}, false,
-      [](GradeContext& c) { return check_shapes(c, "1024x2048,2048x1024"); });
+      [](GradeContext& c) { return check_shapes(c, kLarge); });
   add("transpose of two random shapes, odd and even", "correctness", 10, {}, false,
       [](GradeContext& c) { return check_shapes(c, random_shapes(c.seed())); });
   add("no out-of-bounds memory access", "correctness", 5, {}, false, [](GradeContext& c) {

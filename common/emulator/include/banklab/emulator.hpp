@@ -2,6 +2,7 @@
 // launch report (per-line shared-memory costs and findings) the grader shows.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -52,6 +53,30 @@ struct Finding {
   std::uint64_t count = 1;  ///< how many times it happened
 };
 
+/// One distinct warp access pattern of a source line, as recorded, not
+/// priced: what a runner hands to the grader, which prices it with the bank
+/// model itself. The offsets are shifted down by a multiple of 128 bytes
+/// (the bank model's answer is the same for any such shift, as banks and lane
+/// groups repeat every 32 words), so the warps of a launch share a few.
+struct AccessPattern {
+  /// How the instruction is priced: a plain load or store (also a native
+  /// atomic), or an atomic done as compare-and-swap (one 2-wavefront pass
+  /// per lane on the busiest bank; a CAS loop also repeats the instruction).
+  enum class Atomic : std::uint8_t { kNone, kCas, kCasLoop };
+  int width_bytes = 0;
+  bool store = false;  ///< a store or an atomic
+  Atomic atomic = Atomic::kNone;
+  std::array<std::int32_t, kWarpSize> offsets{};  ///< per lane, after the shift; -1: inactive
+  std::int64_t shift = 0;       ///< the first instance's offsets are offsets + shift
+  std::uint64_t count = 0;      ///< warp instructions with this pattern
+  std::string first_context;   ///< of its first instance: "block (0,0,0) warp 3"
+};
+
+/// Distinct patterns kept per line; past this, warp instructions of a new
+/// pattern are counted (LineStats::unrecorded_*) but not kept, and the grader
+/// fails a cost check on them rather than passing what it cannot price.
+inline constexpr std::size_t kMaxPatternsPerLine = 1024;
+
 /// Shared-memory cost of one source line, over the whole launch.
 struct LineStats {
   SourceLocation where;
@@ -68,6 +93,11 @@ struct LineStats {
   int worst_wavefronts = 0;   ///< of a single warp instruction
   WarpAccess worst_access;    ///< that instruction, to explain it
   std::string worst_context;  ///< "block (0,0,0) warp 3"
+  /// The line's warp instructions as recorded, pattern by pattern (pcs in
+  /// order, each pc's patterns in the order they first ran).
+  std::vector<AccessPattern> patterns;
+  std::uint64_t unrecorded_loads = 0;   ///< load warp instructions past kMaxPatternsPerLine
+  std::uint64_t unrecorded_stores = 0;  ///< store warp instructions past kMaxPatternsPerLine
 
   [[nodiscard]] std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
 };
@@ -112,6 +142,10 @@ struct LaunchOptions {
   /// Trace (price) at most this many blocks, spread evenly over the grid; the
   /// others run with every check but no pricing (0: trace all).
   std::uint64_t trace_blocks = 0;
+  /// Which blocks that sample is: with a stride of s blocks, block i is
+  /// traced when i % s == trace_seed % s (a runner passes its seed, so a
+  /// kernel cannot tell the traced blocks from the others).
+  std::uint64_t trace_seed = 0;
   /// OS threads running blocks at once (0: one per core). Blocks are
   /// independent in CUDA; the report is the same for any number (findings in
   /// the order of the block that first made them), except where blocks

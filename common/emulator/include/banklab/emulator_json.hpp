@@ -7,15 +7,29 @@
 
 namespace banklab::emu {
 
-/// {"kernel", "completed", "shared_bytes", "dynamic_shared_bytes", "shared_accesses", "threads_run",
+/// The report as a runner hands it to the grader: what ran, never what it
+/// costs (the grader prices the patterns with the bank model itself).
+/// {"kernel", "completed", "shared_bytes", "dynamic_shared_bytes", "shared_accesses",
+///  "untraced_accesses", "threads_run", "blocks_run", "blocks_traced",
 ///  "findings": [{"kind", "message", "details", "file", "line", "other_file",
 ///                "other_line", "count"}],
-///  "lines": [{"file", "line", "loads", "stores", "warp_instructions",
-///             "wavefronts", "ideal_wavefronts", "worst_wavefronts",
-///             "worst_context", "worst_access": {"width_bytes", "op", "offsets"}}]}
+///  "lines": [{"file", "line",
+///             "patterns": [{"width", "op": "ld" | "st", "atomic": "cas" | "cas-loop" (absent: none),
+///                           "offsets": [32 lane offsets after the shift, -1 inactive],
+///                           "shift", "count", "first": "block (0,0,0) warp 3"}],
+///             "unrecorded_loads", "unrecorded_stores"}]}
+/// (unrecorded_*: warp instructions past kMaxPatternsPerLine distinct patterns).
 nlohmann::json to_json(const LaunchReport& report);
 
-/// The worst access of a line back from its JSON ("worst_access").
+/// to_json with the emulator's own prices of each line added ("loads",
+/// "stores", "warp_instructions", "wavefronts", "ideal_wavefronts",
+/// "store_wavefronts", "store_instructions", "worst_wavefronts",
+/// "worst_context", "worst_access": {"width_bytes", "op", "offsets"}) and the
+/// patterns left out: `banklab run --json`, where the program is the user's own.
+nlohmann::json to_priced_json(const LaunchReport& report);
+
+/// {"width_bytes", "op", "offsets"} of an access, and back.
+nlohmann::json access_to_json(const WarpAccess& access);
 WarpAccess access_from_json(const nlohmann::json& json);
 
 }  // namespace banklab::emu
