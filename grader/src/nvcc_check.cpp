@@ -82,6 +82,7 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
   options.output_cap = std::size_t{256} << 10;
   options.sandbox = compile_view(config, source);  // nvcc reads the submission: no view of solutions/ or build/
   options.sandbox->writable.push_back(scratch);
+  lend_folder(scratch);  // the confined nvcc writes there as the sandbox's own user
   const ProcessResult r = run_process(cmd, limit_seconds, options);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);

@@ -198,7 +198,7 @@ std::size_t rows_written(const fs::path& book) {
 
 }  // namespace
 
-TEST_CASE("a batch killed midway keeps its rows; the rerun takes its seed and grades only the rest") {
+TEST_CASE("a batch killed midway keeps its rows, and the rerun takes its seed and grades only the rest") {
   const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "killed";
   fs::remove_all(dir);
   fs::create_directories(dir);

@@ -55,7 +55,7 @@ TEST_CASE("a forged report anywhere in an answer is priced too, and a line with 
   CHECK(line["loads"] == 0);
 }
 
-TEST_CASE("the shift restores the first instance's offsets; a shift that is not a multiple of 128 is not priced") {
+TEST_CASE("the shift restores the first instance's offsets, and a shift that is not a multiple of 128 is not priced") {
   json line = column_line(33, 1);
   line["patterns"][0]["shift"] = 256;
   const auto priced = price_line(line);

@@ -404,7 +404,7 @@ TEST_CASE("stage 1: a const prediction array and an inline word_of lose exactly 
   }
 }
 
-TEST_CASE("stage 2: a short prediction array is never read; a static kernel loses only its own checks") {
+TEST_CASE("stage 2: a short prediction array is never read, and a static kernel loses only its own checks") {
   const std::string file = changed_solution(
       "02-stride-gcd", "stride.cu",
       {{"int predicted_wavefronts[10] = {1, 2, 8, 1, 16, 1, 1, 8, 2, 8};", "int predicted_wavefronts[2] = {1, 2};"},
