@@ -22,11 +22,20 @@ LABS = "grader/labs"
 
 # Test binaries (relative to the build folder), cheapest first.
 SUITES = [
+    "tests/grader/test_raw_answers",
+    "tests/grader/test_ncu",
+    "tests/grader/test_source_check",
+    "tests/grader/test_sandbox",
     "tests/grader/test_laws",
     "tests/grader/test_quiz",
+    "tests/grader/test_hostile_stages",
+    "tests/grader/test_guard",
+    "tests/grader/test_pricing_grades",
+    "tests/grader/test_nvcc",
+    "tests/grader/test_batch",
     "tests/grader/test_grader",
 ]
-TARGETS = ["grader", "test_laws", "test_quiz", "test_grader"]
+TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
 
 # (name, file, text, replacement): each a small change a user would see.
 MUTATIONS = [
