@@ -323,6 +323,9 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
   std::string scratch_template = (fs::temp_directory_path() / "banklab-batch-XXXXXX").string();
   const char* made = mkdtemp(scratch_template.data());
   const fs::path scratch = made != nullptr ? fs::path(made) : fs::temp_directory_path();
+  // Readable by the sandbox's own user, whose builds read the copies made here.
+  std::error_code chmod_error;
+  if (made != nullptr) fs::permissions(scratch, fs::perms(0755), chmod_error);
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::string failure;  // a gradebook that could not be written
