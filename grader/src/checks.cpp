@@ -13,6 +13,7 @@
 #include "../labs/common/raw_data.hpp"
 #include "../labs/common/transpose_data.hpp"
 #include "banklab/emulator_json.hpp"
+#include "access_cause.hpp"
 #include "ncu_check.hpp"
 #include "process.hpp"
 
@@ -173,7 +174,7 @@ struct LineTotal {
 }  // namespace
 
 Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind kind, bool verbose,
-                         const std::string& none_found, const std::string& hint) {
+                         const std::string& none_found, const std::string& hint, bool explain_cause) {
   std::vector<LineTotal> lines;  // in order of first appearance
   std::string runs;
   for (const LabelledReport& run : reports) {
@@ -239,6 +240,7 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
           << ". The worst warp instruction (" << t.worst_run << ", " << t.worst_context << "):\n";
       out << explain_access(access, "    ");
       out << "  reproduce it: " << banksim_command(access) << "\n";
+      if (explain_cause) out << "  why: " << conflict_cause(cost) << "\n";
       out << "  " << hint;
     }
     report += (report.empty() ? "" : "\n") + out.str();

@@ -99,9 +99,11 @@ enum class LineKind { kLoads, kStores, kAll };
 /// the numbers, the worst warp instruction's bank map and banksim command.
 /// With `verbose`, passing lines are described too. Fails when no such line
 /// exists, with `none_found`, and fails a line with unpriced warp
-/// instructions (what cannot be priced does not pass).
+/// instructions (what cannot be priced does not pass). With `explain_cause`,
+/// a failing line also says why, worked out from its worst instruction's
+/// lanes (conflict_cause: stride and gcd, runs, half-warps) before the hint.
 Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind kind, bool verbose,
-                         const std::string& none_found, const std::string& hint);
+                         const std::string& none_found, const std::string& hint, bool explain_cause = false);
 
 /// At most `limit` bytes of static shared memory (`limit_text` says what that is).
 Outcome check_shared_bytes(std::size_t bytes, std::size_t limit, const std::string& limit_text,

@@ -134,7 +134,8 @@ Outcome check_task_cost(GradeContext& ctx, const KernelTask& task, LineKind kind
   const std::string what = kind == LineKind::kLoads ? "load" : kind == LineKind::kStores ? "store" : "access";
   const Outcome cost = check_line_costs(
       behaviour_reports(a), kind, ctx.verbose(),
-      "no shared-memory " + what + " found: " + task.kernel + " must stage its data in shared memory", task.hint);
+      "no shared-memory " + what + " found: " + task.kernel + " must stage its data in shared memory", task.hint,
+      task.hint_from_access);
   // A cheap line proves nothing when the data went around shared memory.
   if (kind == LineKind::kAll) {
     const std::string stores = shortfall(task, a, TrafficKind::kStores);

@@ -45,6 +45,9 @@ struct KernelTask {
   /// transpose (judge_transpose_run).
   std::function<std::vector<unsigned char>(const nlohmann::json& run, std::uint64_t seed, int* element_bytes)>
       reference;
+  /// A line above its ideal also gets the cause worked out from its worst
+  /// instruction (conflict_cause), before `hint`.
+  bool hint_from_access = false;
 };
 
 /// The task's runner answer: on the backend in use, or always the emulator.

@@ -1,0 +1,96 @@
+// Hints that follow the cause: conflict_cause derives its words from the
+// priced access (stride, gcd, lane groups, runs), and stage 2's report shows
+// the cause of the instruction it priced, not a sentence fixed per kernel.
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "access_cause.hpp"
+#include "grader_test.hpp"
+
+using banklab::AccessCost;
+using banklab::MemOp;
+using banklab::WarpAccess;
+using banklab::grader::conflict_cause;
+
+namespace {
+
+AccessCost words(int width, MemOp op, const std::vector<std::int64_t>& word_of_lane) {
+  std::vector<std::int64_t> offsets;
+  for (auto w : word_of_lane) offsets.push_back(w < 0 ? banklab::kInactive : 4 * w);
+  return banklab::price(WarpAccess::make(width, op, offsets));
+}
+
+std::vector<std::int64_t> lanes(auto f) {
+  std::vector<std::int64_t> out;
+  for (int l = 0; l < 32; ++l) out.push_back(f(l));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("conflict_cause: a stride's gcd with 32, from the lanes' words") {
+  const std::string four = conflict_cause(words(4, MemOp::kLoad, lanes([](int l) { return 4 * l + 1; })));
+  CHECK(four.find("stride 4 words") != std::string::npos);
+  CHECK(four.find("gcd(4, 32) = 4") != std::string::npos);
+  CHECK(four.find("a 4-way conflict") != std::string::npos);
+  const std::string six = conflict_cause(words(4, MemOp::kLoad, lanes([](int l) { return 6 * l; }))) ;
+  CHECK(six.find("gcd(6, 32) = 2") != std::string::npos);
+  CHECK(six.find("a 2-way conflict") != std::string::npos);
+  // At the ideal there is nothing to explain.
+  CHECK(conflict_cause(words(4, MemOp::kLoad, lanes([](int l) { return 5 * l; }))).empty());
+  // Doubles, 2 words per lane: stride 68 words (double[.][34]) is 2-way in a half-warp.
+  const std::string wide = conflict_cause(words(8, MemOp::kLoad, lanes([](int l) { return 68 * l; })));
+  CHECK(wide.find("2 words per lane") != std::string::npos);
+  CHECK(wide.find("half-warp") != std::string::npos);
+  CHECK(wide.find("a 2-way conflict") != std::string::npos);
+}
+
+TEST_CASE("conflict_cause: a padded 5-float structure staged float by float is a 2-way store, not 'stride 4'") {
+  // Lane l stores float l % 4 of particle l / 4 into a structure of 5 floats.
+  const AccessCost cost = words(4, MemOp::kStore, lanes([](int l) { return (l / 4) * 5 + l % 4; }));
+  REQUIRE(cost.wavefronts == 2);
+  const std::string cause = conflict_cause(cost);
+  INFO(cause);
+  CHECK(cause.find("runs of 4 consecutive words, each run 5 words after the last") != std::string::npos);
+  CHECK(cause.find("a 2-way conflict") != std::string::npos);
+  CHECK(cause.find("4-way") == std::string::npos);
+  CHECK(cause.find("stride 4") == std::string::npos);
+}
+
+TEST_CASE("conflict_cause: a 16x16 block's column read, two half-warps of stride 16") {
+  const AccessCost cost = words(4, MemOp::kLoad, lanes([](int l) { return 16 * (l % 16) + l / 16; }));
+  REQUIRE(cost.wavefronts == 8);
+  const std::string cause = conflict_cause(cost);
+  INFO(cause);
+  CHECK(cause.find("lanes 0-15 are 16 words apart") != std::string::npos);
+  CHECK(cause.find("use 4 of the 32 banks") != std::string::npos);
+  CHECK(cause.find("an 8-way conflict") != std::string::npos);
+}
+
+TEST_CASE("conflict_cause: no pattern, the words that meet in one bank") {
+  std::vector<std::int64_t> w = lanes([](int l) { return l; });
+  w[5] = 37;  // lane 5 moves to bank 5's second word, next to lane 5's old one... and away from word 5
+  w[6] = 5;
+  const std::string cause = conflict_cause(words(4, MemOp::kLoad, w));
+  INFO(cause);
+  CHECK(cause.find("bank 5 must deliver 2 different words") != std::string::npos);
+  CHECK(cause.find("a 2-way conflict") != std::string::npos);
+}
+
+TEST_CASE("stage 2's report gives the staging store of a padded structure a 2-way cause, not the skeleton's 4-way") {
+  using namespace banklab::test;
+  const auto report = grade_report(test_submission(2, "wrong", "particles_padded_linear_staging.cu"), 1, 2);
+  const std::string out = check_output(report, "neighbour_distances: every shared access at its ideal wavefronts");
+  INFO(out);
+  CHECK(out.find("why: in the warp, the lanes go in runs of 4 consecutive words, each run 5 words after the last") !=
+        std::string::npos);
+  CHECK(out.find("a 2-way conflict") != std::string::npos);
+  CHECK(out.find("4-way") == std::string::npos);
+  // The skeleton's field reads are stride 4, and the report says so.
+  const auto skeleton = grade_report("", 1, 2);
+  const std::string fields = check_output(skeleton, "neighbour_distances: every shared access at its ideal wavefronts");
+  CHECK(fields.find("(stride 4 words): gcd(4, 32) = 4") != std::string::npos);
+  CHECK(fields.find("a 4-way conflict") != std::string::npos);
+}
