@@ -15,9 +15,10 @@ if grep -rn -e "--solutions" -e "--submissions" -e "gradescope" "$out/README.md"
   fail "its docs name instructor options"
 fi
 cd "$out"
-# The README's one command: packages (already there in CI), build, grade stage 3.
+# The README's one command: packages (already there in CI), the grader, stage 1 graded, the rest built.
 sh common/scripts/setup.sh > setup.log 2>&1 || { cat setup.log; fail "setup.sh failed"; }
-grep -q "Score: 60/90" setup.log || { cat setup.log; fail "stage 3 was not graded 60/90"; }
+grep -q "Score: 0/90" setup.log && grep -q "main job: grading stage 1" setup.log || { cat setup.log; fail "stage 1 was not graded (0/90)"; }
+grep -q "what to do next" setup.log || { cat setup.log; fail "set-up did not say what to do next"; }
 if build/grader/grader --help | grep -q -e "--solutions"; then fail "grader --help shows --solutions"; fi
 status=0
 build/grader/grader --lab 3 --backend gpu > gpu.log 2>&1 || status=$?

@@ -17,7 +17,7 @@ if git -C "$kit" rev-parse --is-inside-work-tree >/dev/null 2>&1; then
 else
   (cd "$kit" && find . -type f ! -path './build*' ! -path './.git/*' | sed 's|^\./||') > "$list"
 fi
-grep -v -E '^(solutions/|tests/|\.ci/|grader/labs/[^/]+/results/|grader/labs/gpu_results|common/scripts/gradescope/|common/scripts/student_kit/|common/scripts/make_student_kit\.sh|common/scripts/gpu_results\.sh|grader/README\.md|README\.md$)' \
+grep -v -E '^(solutions/|tests/|\.ci/|grader/labs/[^/]+/results/|grader/labs/gpu_results|common/scripts/gradescope/|common/scripts/student_kit/|common/scripts/make_student_kit\.sh|grader/quiz/key\.cpp|common/scripts/gpu_results\.sh|grader/README\.md|README\.md$)' \
   "$list" | (cd "$kit" && tar cf - -T -) | tar xf - -C "$out"
 cp "$kit/common/scripts/student_kit/README.md" "$out/README.md"
 echo "$out"

@@ -1,10 +1,17 @@
 #!/bin/sh
-# BankLab set-up on Debian 12: installs the missing packages, configures and
-# builds everything, then runs the main job. Safe to run again at any time.
-#   sh common/scripts/setup.sh              everything
+# BankLab set-up on Debian 12: installs the missing packages, configures,
+# builds the grader first and runs the main job (grading stage 1, the course's
+# first stage), says what to do next, then builds the rest. Safe to run again
+# at any time.
+#   sh common/scripts/setup.sh              all of it
+#   sh common/scripts/setup.sh --quick      stop after the main job (the grader and banksim only)
 #   sh common/scripts/setup.sh --deps-only  only the packages (what CI does)
 set -eu
 cd "$(dirname "$0")/../.."
+case "${1:-}" in
+  ""|--quick|--deps-only) ;;
+  *) echo "usage: sh common/scripts/setup.sh [--quick | --deps-only]" >&2; exit 2 ;;
+esac
 
 packages="cmake make g++ binutils doctest-dev libboost-context-dev libcli11-dev nlohmann-json3-dev bubblewrap libseccomp-dev libclang-dev libxml2-utils doxygen emscripten chromium"
 missing=""
@@ -29,15 +36,27 @@ fi
 
 echo "== setup: configure"
 cmake --preset default
-echo "== setup: build"
-cmake --build --preset default
-echo "== setup: main job: grading stage 3 (labs/03-padded-transpose/transpose.cu)"
-echo "\$ build/grader/grader --lab 3"
+echo "== setup: build the grader first (cmake --build --preset default --target quickstart)"
+cmake --build --preset default --target quickstart
+echo "== setup: main job: grading stage 1 (labs/01-bank-mapping/bank_mapping.cu)"
+echo "\$ build/grader/grader --lab 1"
 status=0
-build/grader/grader --lab 3 || status=$?
+build/grader/grader --lab 1 || status=$?
 case $status in
-  0) echo "== setup: done; full marks" ;;
-  1) echo "== setup: done; the grader works. The stage-3 skeleton is not solved yet: edit" \
-          "labs/03-padded-transpose/transpose.cu and run build/grader/grader --lab 3 again" ;;
+  0) echo "== setup: the grader works; stage 1 already has full marks" ;;
+  1) echo "== setup: the grader works. Stage 1 is not solved yet: that is your first task" ;;
   *) echo "== setup: the grader failed (exit status $status)" >&2; exit "$status" ;;
 esac
+next() {
+  echo "== setup: what to do next"
+  echo "  1. read handouts/README.md (the course, stage by stage), then labs/01-bank-mapping/README.md"
+  echo "  2. edit labs/01-bank-mapping/bank_mapping.cu, then run: build/grader/grader --lab 1"
+  echo "     (build/grader/grader --lab 1 --hint for a hint, --hint 2 for the next one)"
+  echo "  3. stages 2 to 5 the same way; build/grader/grader --lab all grades every stage and the quiz, with a total"
+}
+next
+[ "${1:-}" = "--quick" ] && { echo "== setup: done (--quick: the rest builds with cmake --build --preset default)"; exit 0; }
+echo "== setup: build the rest (banklab run, the course site, the bank explorer$( [ -d tests ] && echo ', the tests'))"
+cmake --build --preset default
+echo "== setup: done; everything is built"
+next

@@ -5,6 +5,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "sha256.hpp"
+
 namespace banklab::grader::quiz {
 
 namespace {
@@ -17,33 +19,63 @@ const char* const kStage5 = "stage 5: broadcast and wide types";
 const char* const kTools = "measuring and fixing";
 
 Question choice(int n, const char* part, std::string title, std::string text, std::vector<std::string> choices,
-                std::string answer, std::string why) {
+                std::string concept_text, Kind kind = Kind::kChoice) {
   Question q;
   q.number = n;
   q.part = part;
   q.title = std::move(title);
   q.text = std::move(text);
-  q.kind = answer.size() == 1 ? Kind::kChoice : Kind::kChoices;
+  q.kind = kind;
   q.choices = std::move(choices);
-  q.answer = std::move(answer);
-  q.why = std::move(why);
+  q.concept_text = std::move(concept_text);
   return q;
 }
 
-Question number(int n, const char* part, std::string title, std::string text, int answer, WarpAccess access,
-                std::string why, Measure measure = Measure::kWavefronts) {
+Question number(int n, const char* part, std::string title, std::string text, WarpAccess access,
+                std::string concept_text, Measure measure = Measure::kWavefronts) {
   Question q;
   q.number = n;
   q.part = part;
   q.title = std::move(title);
   q.text = std::move(text);
   q.kind = Kind::kNumber;
-  q.answer = std::to_string(answer);
-  q.why = std::move(why);
+  q.concept_text = std::move(concept_text);
   q.access = access;
   q.measure = measure;
   return q;
 }
+
+// The answers, sealed: (question, salt, sha256_hex(salt:question:answer)).
+// The instructor's tree checks them against key.cpp (tests/grader/test_quiz.cpp
+// prints the row to use when an answer changes).
+struct Sealed {
+  int number;
+  const char* salt;
+  const char* hash;
+};
+const Sealed kSealed[] = {
+      {1, "b3ebc86d5d299bf8", "b748bc086d8a704ad660caadf8ea221d8431be6f627f7d7ba6132fd0eb540d42"},
+      {2, "b4b786ee3a3ac61a", "d3d56b8de8380d98180fb62b1d8085eadcac52f0313608cf17896f9fdfa25a36"},
+      {3, "3f8ea11e519026c7", "5cc1927000edde342b8d4194c67e4740c8ba5185654b10042a5509a9a62c6f65"},
+      {4, "2570f82e03b86440", "fe1e121cf8a8a36c1c9ca016a279df55b2c50176f91fab4b2ead99891a82f219"},
+      {5, "2e45c5adb91f60d0", "357d1161272f0781287c20e79b71cffd9b4b96fb118411d8e16d614ba30f90b2"},
+      {6, "c96a2dccdf454841", "f587c89d8edcc70baf67c03eeb9c0cbd2d02bc4317fa8fd8683753d7037575d4"},
+      {7, "b1388e1c27658e07", "4c0da9b3a95018294da7d9197dee26dc2596f684d6d698b70829e11ccc0e9dbd"},
+      {8, "de1af0b2f8b5db1d", "d3382753205674acfe86388cd2ed16af86371a828308f51987ffc3f682ae5f63"},
+      {9, "ef2f9558a1904fec", "c723a16874e931c7958705bd5de159a55d25da0aee23e19310b96a77a3e799fd"},
+      {10, "a4d6f88b6a6e69e1", "2a093dab869804306c67cff231ba98363a923caf074bfd53502863c59c487c97"},
+      {11, "c0284002442b8d13", "bd02f82afb2ddda589b54a5c9dc953e1e125b60978d27cd7fa0245d28f417f49"},
+      {12, "baa056c23c4add56", "98045029f68fc15f57cc13a2c5685e6ad3c440e6023b5d52de5e5815871a8db6"},
+      {13, "bec5cfd2fa9e4cef", "df0a94e416ab1a8cf0a1b9919ec370dcb86c3198dfc0aa712864de803a35e2cf"},
+      {14, "f4bc91d302cb4b77", "1b6c33c27272c555c839aed1c31e33b563f8bc4ef908d2c8d42bb11d70cb0bad"},
+      {15, "bf14f7f738ba2119", "fe732ffc164e420069e0f050787136a2620aa861e0c3260a1eaf8958c7084e1c"},
+      {16, "cd617a5b1c94c0b6", "180ea0884629eb3f21574f943e4d5ee75884643d97b4e459c9c1d52fc5b30ed7"},
+      {17, "001600416129f6cd", "122e402a0d820858c9b2731d6d0b2d75e0153070070cac6e9e2d485c523941bd"},
+      {18, "27b0e18d35452b91", "a3dd40c2c07963c9edf209f62a6a89f57afc4fa59b588d936d94bc1595b8f563"},
+      {19, "b54c864715fb933d", "325497840ac72c10bfda4af1bf87b5438dc7d21d5aa751729a72f8813e5ccd72"},
+      {20, "127ea38a01d67eb7", "6642a9f151d132fa66b2e29747095f2101b703a46c420529bd8f990bcedeb6fb"},
+      {21, "135ecec4928dbb8f", "8528e321e707637646c0a38038a60c59ea45a9a65cfa38a17501e899dbf52f69"},
+};
 
 WarpAccess loads(int width, std::int64_t stride, std::int64_t base = 0, LaneMask lanes = 0xffffffffu) {
   return strided_access(width, MemOp::kLoad, stride, base, lanes);
@@ -62,132 +94,129 @@ std::vector<Question> make_questions() {
   // ---- stage 1 ----
   q.push_back(choice(1, kStage1, "banks of shared memory",
                      "How many banks does shared memory have on current NVIDIA GPUs (an H200, say)?",
-                     {"a) 8", "b) 16", "c) 32", "d) 64"}, "c",
-                     "32 banks, one per lane of a warp: consecutive 4-byte words go to consecutive banks, and "
-                     "word w is in bank w mod 32."));
+                     {"a) 8", "b) 16", "c) 32", "d) 64"},
+                     "Consecutive 4-byte words go to consecutive banks, one bank for each lane of a full warp: "
+                     "handouts/01-bank-mapping.md, the bank rule."));
   q.push_back(choice(2, kStage1, "width of a bank",
-                     "How many bytes does one bank deliver per wavefront?", {"a) 4", "b) 8", "c) 16", "d) 32"}, "a",
-                     "4 bytes, one 32-bit word. 8 is the size of a double, not of a bank: a warp of 8-byte accesses "
-                     "is served half a warp at a time, 16-byte accesses a quarter at a time."));
+                     "How many bytes does one bank deliver per wavefront?", {"a) 4", "b) 8", "c) 16", "d) 32"},
+                     "A bank delivers one word per wavefront, and the word is what the bank rule divides a byte offset "
+                     "by (handouts/01-bank-mapping.md). Wider types are served in smaller lane groups, not by wider "
+                     "banks (handouts/05-wide-types.md)."));
   q.push_back(number(3, kStage1, "the bank of byte 180",
-                     "A float sits at byte offset 180 of shared memory. Which bank holds it?", 13,
+                     "A float sits at byte offset 180 of shared memory. Which bank holds it?",
                      loads(4, 0, 180, 1u),
-                     "word = 180 / 4 = 45, bank = 45 mod 32 = 13. The bank mapping repeats every 128 bytes: byte 52 "
-                     "(word 13) is in bank 13 too.",
+                     "word = byte offset / 4, bank = word mod 32 (handouts/01-bank-mapping.md); the command below prints "
+                     "the bank of that one lane in its bank map.",
                      Measure::kBankOfLane0));
   q.push_back(number(4, kStage1, "32 lanes on one float",
                      "Every lane of a warp reads the same float, m[0][0]. How many wavefronts does the load cost? "
                      "(A common belief: a 32-way conflict.)",
-                     1, loads(4, 0),
-                     "1: lanes on the same word are served together (a broadcast), whatever their number. A conflict "
-                     "needs different words in one bank."));
+                     loads(4, 0),
+                     "A bank's cost is the number of different words it must deliver, not the number of lanes that ask: "
+                     "what do lanes that ask for the same word cost? (handouts/01-bank-mapping.md, same word.)"));
   // ---- stage 2 ----
   q.push_back(number(5, kStage2, "stride 16",
-                     "Lane t of a full warp reads the float at word 16 * t. How many wavefronts?", 16, loads(4, 16),
-                     "gcd(16, 32) = 16: the lanes use only banks 0 and 16, 16 different words each, so a 16-way "
-                     "conflict and 16 wavefronts."));
+                     "Lane t of a full warp reads the float at word 16 * t. How many wavefronts?",
+                     loads(4, 16),
+                     "Lane t at word s t: the lanes fall in 32 / gcd(s, 32) different banks, gcd(s, 32) words each "
+                     "(handouts/02-stride-gcd.md)."));
   q.push_back(number(6, kStage2, "stride 6",
-                     "Lane t of a full warp reads the float at word 6 * t. How many wavefronts?", 2, loads(4, 6),
-                     "gcd(6, 32) = 2: 32 / 2 = 16 banks are used, 2 words each: a 2-way conflict, 2 wavefronts. Only "
-                     "the factors of 2 in the stride matter."));
+                     "Lane t of a full warp reads the float at word 6 * t. How many wavefronts?",
+                     loads(4, 6),
+                     "Lane t at word s t: the lanes fall in 32 / gcd(s, 32) different banks, gcd(s, 32) words each; only "
+                     "the factors of 2 in s matter (handouts/02-stride-gcd.md)."));
   q.push_back(number(7, kStage2, "stride 2 on half a warp",
-                     "Only lanes 0-15 are active; lane t reads the float at word 2 * t. How many wavefronts?", 1,
+                     "Only lanes 0-15 are active; lane t reads the float at word 2 * t. How many wavefronts?",
                      loads(4, 2, 0, 0x0000ffffu),
-                     "1: the gcd law assumes 32 active lanes. The 16 lanes read words 0, 2, ..., 30, each in a bank "
-                     "of its own, so nothing conflicts."));
+                     "The gcd law assumes 32 active lanes. With fewer, list the words the active lanes read and count "
+                     "how many different ones each bank gets (handouts/02-stride-gcd.md)."));
   q.push_back(choice(8, kStage2, "what a broadcast is",
                      "Which statement about several lanes reading the same 4-byte word is true?",
                      {"a) the reads are served one after another", "b) it is a conflict unless all 32 lanes read it",
                       "c) the word is delivered to all of them at once: no conflict",
                       "d) it only helps for writes"},
-                     "c",
-                     "The word is read once and delivered to every lane that asked (a broadcast, for any number of "
-                     "lanes); stores to one word cost nothing extra either, but which lane's value lands is "
-                     "undefined."));
+                     "What does a bank do when several lanes ask for one word, and does the number of lanes matter? "
+                     "(handouts/01-bank-mapping.md, same word.)"));
   // ---- stage 3 ----
   q.push_back(number(9, kStage3, "column of a 32x32 tile",
-                     "float m[32][32]; lane t reads m[t][0]. How many wavefronts?", 32, loads(4, 32),
-                     "Row t starts at word 32 t, so every lane is in bank 0 with a different word: a 32-way conflict, "
-                     "32 wavefronts."));
+                     "float m[32][32]; lane t reads m[t][0]. How many wavefronts?",
+                     loads(4, 32),
+                     "Row t of float m[32][W] starts at word W t: work out the bank of m[t][0] for every lane, then the "
+                     "most different words one bank must deliver (handouts/03-padded-transpose.md)."));
   q.push_back(number(10, kStage3, "column of a 32x33 tile",
-                     "float m[32][33]; lane t reads m[t][0]. How many wavefronts?", 1, loads(4, 33),
-                     "Row t starts at word 33 t, in bank t: the 32 lanes use 32 banks, one wavefront."));
+                     "float m[32][33]; lane t reads m[t][0]. How many wavefronts?",
+                     loads(4, 33),
+                     "Row t of float m[32][W] starts at word W t: work out the bank of m[t][0] for every lane, then the "
+                     "most different words one bank must deliver (handouts/03-padded-transpose.md)."));
   q.push_back(choice(11, kStage3, "why 33 works",
                      "Why does a row length of 33 floats make the column read conflict-free?",
                      {"a) 33 is prime", "b) the padding gives shared memory more capacity",
                       "c) 33 is coprime to 32, so each row starts one bank further",
                       "d) the compiler reorders the accesses"},
-                     "c",
-                     "gcd(33, 32) = 1: consecutive rows start one bank apart, so a column visits all 32 banks. Being "
-                     "prime is not the point: a row of 31 or 35 floats works too, one of 34 does not."));
+                     "What decides whether consecutive rows start in different banks is the row length's gcd with 32, "
+                     "not whether it is prime (handouts/02-stride-gcd.md, handouts/03-padded-transpose.md)."));
   q.push_back(number(12, kStage3, "diagonal of a 32x33 tile",
                      "float m[32][33]; lane t reads the diagonal element m[t][t]. How many wavefronts? (Padding is "
                      "not a universal fix.)",
-                     2, loads(4, 34),
-                     "m[t][t] is word 33 t + t = 34 t: gcd(34, 32) = 2, a 2-way conflict. In m[32][32] the diagonal "
-                     "(word 33 t) is conflict-free. Work out the stride of the access, then its gcd with 32."));
+                     loads(4, 34),
+                     "Write the word of m[t][t] as a stride times t, then take that stride's gcd with 32 "
+                     "(handouts/02-stride-gcd.md). Padding fixes one access pattern, not all of them."));
   // ---- stage 4 ----
   q.push_back(number(13, kStage4, "a column of the swizzled tile",
                      "A 32x32 float tile is stored XOR-swizzled: logical (row, col) at physical (row, col ^ row). "
                      "Lane t reads logical (t, 5). How many wavefronts?",
-                     1, swizzled_column(5),
-                     "Lane t reads physical column 5 ^ t, in bank 5 ^ t: for a fixed column the 32 rows give 32 "
-                     "different banks (t1 != t2 means 5 ^ t1 != 5 ^ t2), so one wavefront, with no extra memory."));
+                     swizzled_column(5),
+                     "Lane t reads physical column 5 ^ t of row t: is t -> 5 ^ t one-to-one over 0-31, and which bank is "
+                     "each column in? (handouts/04-xor-swizzle.md.)"));
   q.push_back(choice(14, kStage4, "swizzling one side only",
                      "A kernel writes its tile swizzled (col ^ row) but reads it back with plain (row, col). What "
                      "happens?",
                      {"a) it does not compile", "b) it runs and returns wrong data, with no error",
                       "c) it runs correctly but with bank conflicts", "d) the GPU reports a misaligned access"},
-                     "b",
-                     "Both paths must use the same map: the read then fetches (row, col) where (row, col ^ row) was "
-                     "stored, a different element. Nothing faults; put the map in one function and use it on both "
-                     "sides."));
+                     "A swizzle is the map from logical to physical positions; a read through another map fetches "
+                     "another element. Would the hardware notice? (handouts/04-xor-swizzle.md.)"));
   // ---- stage 5 ----
   q.push_back(number(15, kStage5, "a warp of float4 loads",
                      "Lane t loads the float4 at index t (16 bytes each, no two lanes on one word). How many "
                      "wavefronts on an H200?",
-                     4, loads(16, 1),
-                     "4, and no conflict: 16-byte accesses are served a quarter-warp at a time (8 lanes x 16 bytes = "
-                     "128 bytes per wavefront). Wider types save instructions, not wavefronts."));
+                     loads(16, 1),
+                     "16-byte accesses are served a quarter-warp at a time, and the ideal is one wavefront per lane "
+                     "group (handouts/05-wide-types.md, lane groups)."));
   q.push_back(number(16, kStage5, "a double broadcast",
-                     "Every lane loads the same double (8 bytes). How many wavefronts on an H200?", 1, loads(8, 0),
-                     "1: when every lane's partner (lane t ^ 1) reads the same address, the two half-warps merge into "
-                     "one group. A float4 broadcast costs 2; broadcast stores never merge."));
+                     "Every lane loads the same double (8 bytes). How many wavefronts on an H200?",
+                     loads(8, 0),
+                     "8-byte loads are served a half-warp at a time, unless every lane's partner reads the same address: "
+                     "the load pair-merge (handouts/05-wide-types.md)."));
   q.push_back(number(17, kStage5, "column of a double[32][33] tile",
                      "double m[32][33]; lane t reads m[t][0]. How many wavefronts? (A common claim: +1 is not enough "
                      "for doubles, pad by 2.)",
-                     2, loads(8, 33),
-                     "2, which is the ideal for 8-byte accesses (two half-warps): +1 padding already removes every "
-                     "conflict. double m[32][34] costs 4, a 2-way conflict."));
+                     loads(8, 33),
+                     "Row t of double m[32][33] starts 66 words after row t - 1: price one half-warp at a time, and "
+                     "compare with the ideal of an 8-byte warp instruction (handouts/05-wide-types.md)."));
   // ---- measuring and fixing ----
   q.push_back(choice(18, kTools, "diagnosing conflicts",
                      "Which of these show whether a kernel has shared-memory bank conflicts? (Give every right "
                      "letter.)",
                      {"a) Nsight Compute's shared wavefront and bank-conflict counters",
-                      "b) timing the kernel with and without padding",
+                      "b) timing the whole kernel with and without padding",
                       "c) working out the banks of the source's index expressions",
                       "d) comparing the kernel's shared memory size with the GPU's capacity"},
-                     "a b c",
-                     "Counters, an A/B timing and the arithmetic of the indices all show conflicts; capacity says "
-                     "nothing about banks. On Hopper use Nsight Compute (nvprof does not support compute capability "
-                     "7.5 and later), and read the instrumented smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared "
-                     "counters: the hardware l1tex__data_bank_conflicts counters also count wavefronts that "
-                     "concurrent global traffic causes."));
+                     "Which of these look at the shared-memory instructions themselves, and which see only the whole "
+                     "kernel, whose time mixes global traffic with shared? (handouts/misconceptions.md: a 32-way "
+                     "conflict makes the kernel 32 times slower; Nsight Compute's conflict counter.)", Kind::kChoices));
   q.push_back(choice(19, kTools, "fixing conflicts",
                      "Which of these can remove a bank conflict? (Give every right letter.)",
                      {"a) padding the row length", "b) reading along a row instead of down a column",
                       "c) launching larger blocks", "d) an XOR swizzle of the column index"},
-                     "a b d",
-                     "Padding, a row-wise access pattern and a swizzle all change which banks the lanes hit; the "
-                     "block size does not change the addresses one warp instruction uses."));
+                     "A bank conflict is decided by the addresses of one warp instruction's lanes: which of these change "
+                     "them? (handouts/03-padded-transpose.md, handouts/04-xor-swizzle.md.)", Kind::kChoices));
   q.push_back(choice(20, kTools, "what a conflict costs",
                      "A loop of shared loads has a 32-way conflict on every load. What slows down 32 times?",
                      {"a) the whole kernel, always", "b) each conflicting shared-memory instruction",
                       "c) only the first access of each warp", "d) global memory accesses of the same warp"},
-                     "b",
-                     "Each conflicting instruction takes 32 wavefronts instead of 1 (on an H200, a shared-load-bound "
-                     "loop takes as many cycles as wavefronts). The kernel as a whole slows by less, by how much its "
-                     "time is shared-memory bound: the stage 3 transpose is about 2.2 times slower conflicted."));
+                     "Wavefronts are counted per shared-memory instruction; a kernel's time also holds its global "
+                     "traffic and everything else (handouts/misconceptions.md: a 32-way conflict makes the kernel 32 "
+                     "times slower)."));
   q.push_back(choice(21, kTools, "banks and global memory",
                      "A kernel is slow and its warps read global memory with a stride of 32 floats. Which is true?",
                      {"a) it has a 32-way bank conflict, like shared memory with that stride",
@@ -195,10 +224,16 @@ std::vector<Question> make_questions() {
                       "sectors a warp touches)",
                       "c) padding the global array by one float removes the conflict",
                       "d) local memory would avoid it, because local memory is banked on-chip storage"},
-                     "b",
-                     "Banks are shared memory's. A warp's global access costs the 32-byte sectors (of 128-byte lines) "
-                     "it touches: a stride of 32 floats touches 32 sectors, uncoalesced. Local memory lives in "
-                     "device memory too (cached in L1 and L2)."));
+                     "Banks belong to shared memory; a global access is priced by the memory sectors a warp touches "
+                     "(handouts/misconceptions.md: local memory is on-chip and banked)."));
+  for (Question& question : q) {
+    for (const Sealed& sealed : kSealed) {
+      if (sealed.number == question.number) {
+        question.salt = sealed.salt;
+        question.hash = sealed.hash;
+      }
+    }
+  }
   return q;
 }
 
@@ -252,33 +287,30 @@ Outcome judge(const Question& q, const std::map<int, std::string>& answers) {
   if (given.empty()) {
     return Outcome::fail("not answered: write your answer after \"" + std::to_string(q.number) + ":\"");
   }
-  std::string verdict;
-  if (q.kind == Kind::kNumber) {
-    std::size_t used = 0;
-    long value = 0;
-    try {
-      value = std::stol(given, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != given.size()) return Outcome::fail("\"" + given + "\" is not a whole number: answer with one number");
-    if (std::to_string(value) == q.answer) return Outcome::pass("your answer: " + given);
-    verdict = "your answer: " + given + "; the right one: " + q.answer;
-  } else {
+  const std::string answer = normalised(q, given);
+  if (answer.empty()) {
+    if (q.kind == Kind::kNumber) return Outcome::fail("\"" + given + "\" is not a whole number: answer with one number");
     std::string bad;
-    const std::string picked = letters(given, bad);
+    letters(given, bad);
     if (!bad.empty()) {
       return Outcome::fail("\"" + given + "\": answer with " +
                            (q.kind == Kind::kChoice ? std::string("one letter, a to d")
                                                     : std::string("letters a to d, separated by spaces")));
     }
-    if (q.kind == Kind::kChoice && picked.size() > 1) {
-      return Outcome::fail("\"" + given + "\": this question has one right answer; give one letter");
-    }
-    if (picked == q.answer) return Outcome::pass("your answer: " + picked);
-    verdict = "your answer: " + picked + "; the right " + (q.kind == Kind::kChoice ? "one: " : "ones: ") + q.answer;
+    return Outcome::fail("\"" + given + "\": this question has one right answer; give one letter");
   }
-  std::string reason = verdict + "\n" + wrap("why: " + q.why, "");
+  if (is_answer(q, answer)) return Outcome::pass("your answer: " + answer);
+  // The instructor's tree names the right answer and explains it; the
+  // student kit has no key, and says what to revisit.
+  std::string reason;
+  const auto entry = key().find(q.number);
+  if (entry != key().end()) {
+    reason = "your answer: " + answer + "; the right " +
+             (q.kind == Kind::kChoices ? "ones: " : "one: ") + entry->second.answer + "\n" +
+             wrap("why: " + entry->second.why, "");
+  } else {
+    reason = "your answer: " + answer + " is not right\n" + wrap("revisit: " + q.concept_text, "");
+  }
   if (q.kind == Kind::kNumber) reason += "see it: " + banksim_command(q) + "\n";
   return Outcome::fail(reason);
 }
@@ -288,6 +320,27 @@ Outcome judge(const Question& q, const std::map<int, std::string>& answers) {
 const std::vector<Question>& questions() {
   static const std::vector<Question> all = make_questions();
   return all;
+}
+
+std::string normalised(const Question& q, const std::string& given) {
+  if (q.kind == Kind::kNumber) {
+    std::size_t used = 0;
+    long value = 0;
+    try {
+      value = std::stol(given, &used);
+    } catch (const std::exception&) {
+      return "";
+    }
+    return used == given.size() ? std::to_string(value) : "";
+  }
+  std::string bad;
+  const std::string picked = letters(given, bad);
+  if (!bad.empty() || picked.empty() || (q.kind == Kind::kChoice && picked.size() > 1)) return "";
+  return picked;
+}
+
+bool is_answer(const Question& q, const std::string& answer) {
+  return !q.hash.empty() && sha256_hex(q.salt + ":" + std::to_string(q.number) + ":" + answer) == q.hash;
 }
 
 int model_answer(const Question& q) {
@@ -329,7 +382,7 @@ std::string banksim_command(const Question& q) {
 
 std::string answers_template() {
   std::ostringstream out;
-  out << "# BankLab quiz: write each answer after its number, then run\n"
+  out << "# BankLab quiz, a self-check: write each answer after its number, then run\n"
          "#     build/grader/grader --lab quiz\n"
          "# A letter (a to d) where there are choices, every right letter where it says\n"
          "# so (\"a c\"), a whole number where it asks for one. Lines starting with # are\n"

@@ -1,8 +1,11 @@
-// The graded quiz (grader --lab quiz): questions for every stage, the
+// The quiz (grader --lab quiz), a self-check: questions for every stage, the
 // answers file a student fills in (labs/quiz/answers.txt), and its grading.
+// Answers are checked against salted SHA-256 hashes, so the student kit can
+// grade without holding the key; the instructor's tree also builds the key
+// (key.cpp: answers and full explanations), the kit builds no_key.cpp.
 // Numeric answers are costs of one warp access: each such question holds the
 // access, the bank model must give its answer (tests/grader/test_quiz.cpp),
-// and a wrong answer is told the banksim command that shows the right one.
+// and a wrong answer is told the banksim command that works it out.
 #pragma once
 
 #include <map>
@@ -35,8 +38,12 @@ struct Question {
   std::string text;   ///< the question, as the answers file shows it
   Kind kind = Kind::kChoice;
   std::vector<std::string> choices;  ///< "a) ...", in order
-  std::string answer;                ///< "c", "a b d" (sorted letters), or "13"
-  std::string why;                   ///< shown after a wrong answer
+  /// Shown after a wrong answer: the idea to revisit, never the answer.
+  std::string concept_text;
+  /// The answer, sealed: sha256_hex(salt + ":" + number + ":" + answer),
+  /// the answer written as normalised() writes it ("c", "a b d", "13").
+  std::string salt;
+  std::string hash;
   // kNumber only: the access and what is asked of it.
   WarpAccess access{};
   Measure measure = Measure::kWavefronts;
@@ -44,6 +51,21 @@ struct Question {
 
 /// Every question, in order (numbered from 1).
 const std::vector<Question>& questions();
+
+/// A question's answer in the clear and its full explanation.
+struct KeyEntry {
+  std::string answer;  ///< as normalised() writes it
+  std::string why;
+};
+/// The key, by question number: empty in the student kit (no_key.cpp).
+const std::map<int, KeyEntry>& key();
+
+/// What `given` says as an answer to `q`, written the one way the hash is
+/// taken ("a, C" -> "a c"; "013" -> "13"); "" if it is not an answer of
+/// that kind.
+std::string normalised(const Question& q, const std::string& given);
+/// Whether `answer` (normalised) is q's answer: its salted hash matches.
+bool is_answer(const Question& q, const std::string& answer);
 
 /// The number the bank model gives for a numeric question.
 int model_answer(const Question& q);

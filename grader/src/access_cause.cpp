@@ -137,9 +137,9 @@ std::string conflict_cause(const AccessCost& cost) {
       int banks_used = 0;
       for (const auto& words : worst->bank_words) banks_used += words.empty() ? 0 : 1;
       out << "lanes 0-15 are " << *a << " words apart from word " << low[0].word << ", lanes 16-31 the same from word "
-          << high[0].word << ": gcd(" << s << ", 32) = " << g << " leaves each half " << std::min<std::int64_t>(16, 32 / g)
-          << " banks, and the two halves together use " << banks_used << " of the 32 banks: " << a_way(degree)
-          << " conflict. Work out the banks of both halves together.";
+          << high[0].word << ": gcd(" << s << ", 32) = " << g << " leaves each half "
+          << std::min<std::int64_t>(16, 32 / g) << " banks, and the two halves together use " << banks_used
+          << " of the 32 banks: " << a_way(degree) << " conflict. Work out the banks of both halves together.";
       return out.str();
     }
   }

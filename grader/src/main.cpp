@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <random>
+#include <sstream>
 #include <thread>
 
 #include "batch.hpp"
@@ -128,6 +130,39 @@ int grade_quiz(const Config& config, const std::string& impl, bool solutions, co
     std::cout << format_junit(results);
   }
   return results[0].full_marks() ? 0 : 1;
+}
+
+// --lab all's quiz: labs/quiz/answers.txt (the key with --solutions). A file
+// the quiz cannot read is graded as unanswered, after saying why on stderr,
+// so that the stages' results still come.
+GradeResult grade_quiz_file(const Rubric& rubric, const Config& config, bool solutions) {
+  const std::string path = config.source_dir + (solutions ? "/solutions/quiz/answers.txt" : "/labs/quiz/answers.txt");
+  std::map<int, std::string> answers;
+  try {
+    answers = quiz::read_answers(path);
+  } catch (const quiz::AnswersError& error) {
+    std::cerr << "grader: the quiz is graded as unanswered: " << error.what() << "\n";
+  }
+  return quiz::grade(rubric, answers, path);
+}
+
+// "Total: 36/471 over 5 stages and the quiz (... skipped)"; the quiz is the last result.
+std::string total_line(const std::vector<GradeResult>& results) {
+  double score = 0, max_score = 0, skipped = 0;
+  for (const GradeResult& r : results) {
+    score += r.score;
+    max_score += r.max_score;
+    skipped += r.skipped_points;
+  }
+  const auto text = [](double v) {
+    std::ostringstream out;
+    out << v;
+    return out.str();
+  };
+  std::string line = "Total: " + text(score) + "/" + text(max_score) + " over " + std::to_string(results.size() - 1) +
+                     " stages and the quiz";
+  if (skipped > 0) line += " (" + text(skipped) + " points of checks skipped on this backend)";
+  return line;
 }
 
 }  // namespace
@@ -285,7 +320,7 @@ int main(int argc, char** argv) {
 
     std::vector<GradeResult> results;
     std::vector<Rubric> rubrics;
-    rubrics.reserve(labs.size());
+    rubrics.reserve(labs.size() + 1);
     for (int n : labs) {
       const LabFiles& files = config.labs.at(n);
       rubrics.push_back(rubric_for(n));
@@ -323,15 +358,28 @@ int main(int argc, char** argv) {
       if (show_progress) std::cerr << "\x1b[K";
     }
 
+    if (lab_text == "all") {
+      // The quiz is part of the course: --lab all grades it too.
+      rubrics.push_back(quiz::rubric());
+      results.push_back(grade_quiz_file(rubrics.back(), config, solutions));
+    }
+
     if (format == "text") {
       for (const GradeResult& r : results) std::cout << format_text(r, verbose);
+      if (results.size() > 1) std::cout << total_line(results) << "\n";
     } else if (format == "json") {
       if (results.size() == 1) {
         std::cout << json_text(format_json(results[0])) << "\n";
       } else {
         nlohmann::json all = nlohmann::json::array();
-        for (const GradeResult& r : results) all.push_back(format_json(r));
-        std::cout << json_text(nlohmann::json{{"labs", all}}) << "\n";
+        double score = 0, max_score = 0;
+        for (const GradeResult& r : results) {
+          all.push_back(format_json(r));
+          score += r.score;
+          max_score += r.max_score;
+        }
+        std::cout << json_text(nlohmann::json{{"labs", all}, {"total", {{"score", score}, {"max_score", max_score}}}})
+                  << "\n";
       }
     } else if (format == "gradescope") {
       std::cout << json_text(format_gradescope(results)) << "\n";

@@ -35,7 +35,7 @@ TEST_CASE("conflict_cause: a stride's gcd with 32, from the lanes' words") {
   CHECK(four.find("stride 4 words") != std::string::npos);
   CHECK(four.find("gcd(4, 32) = 4") != std::string::npos);
   CHECK(four.find("a 4-way conflict") != std::string::npos);
-  const std::string six = conflict_cause(words(4, MemOp::kLoad, lanes([](int l) { return 6 * l; }))) ;
+  const std::string six = conflict_cause(words(4, MemOp::kLoad, lanes([](int l) { return 6 * l; })));
   CHECK(six.find("gcd(6, 32) = 2") != std::string::npos);
   CHECK(six.find("a 2-way conflict") != std::string::npos);
   // At the ideal there is nothing to explain.

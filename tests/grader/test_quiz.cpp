@@ -1,5 +1,6 @@
-// The graded quiz: every numeric answer is the bank model's and banksim's,
-// the handed-out file is the quiz's template, the key scores full marks, and
+// The quiz: every numeric answer is the bank model's and banksim's, every
+// answer of the key has its salted hash (and no other answer does), the
+// handed-out file is the quiz's template, the key scores full marks, and
 // every known-wrong answer fails with its explanation.
 #include <doctest/doctest.h>
 
@@ -11,6 +12,7 @@
 #include <string>
 
 #include "quiz.hpp"
+#include "sha256.hpp"
 #include "run_command.hpp"
 
 using banklab::test::run_command;
@@ -69,8 +71,9 @@ TEST_CASE("every numeric quiz answer is the bank model's, and the banksim comman
     if (q.kind != quiz::Kind::kNumber) continue;
     ++numeric;
     INFO("question " << q.number << ": " << q.text);
-    CHECK(std::to_string(quiz::model_answer(q)) == q.answer);
-    CHECK(banksim_answer(q) == std::stoi(q.answer));
+    const std::string answer = quiz::key().at(q.number).answer;
+    CHECK(std::to_string(quiz::model_answer(q)) == answer);
+    CHECK(banksim_answer(q) == std::stoi(answer));
   }
   CHECK(numeric >= 10);
 }
@@ -83,7 +86,7 @@ TEST_CASE("the quiz asks at least two questions of every stage, numbered in orde
     ++per_part[q.part];
     if (q.kind != quiz::Kind::kNumber) {
       CHECK(q.choices.size() == 4);
-      for (char letter : q.answer) CHECK((letter == ' ' || (letter >= 'a' && letter <= 'd')));
+      for (char letter : quiz::key().at(q.number).answer) CHECK((letter == ' ' || (letter >= 'a' && letter <= 'd')));
     }
   }
   for (const char* stage : {"stage 1: bank mapping", "stage 2: stride and gcd", "stage 3: padded transpose",
@@ -100,7 +103,7 @@ TEST_CASE("labs/quiz/answers.txt is the quiz's template, and the key answers eve
   for (const quiz::Question& q : quiz::questions()) {
     INFO("question " << q.number);
     REQUIRE(key.count(q.number) == 1);
-    CHECK(key.at(q.number) == q.answer);
+    CHECK(key.at(q.number) == quiz::key().at(q.number).answer);
   }
 }
 
@@ -163,4 +166,46 @@ TEST_CASE("quiz answers of the wrong kind fail with what to write, and an unread
   CHECK(twice.status == 2);
   CHECK(twice.out.find("answered_twice.txt:2: question 3 is answered twice (also on line 1)") != std::string::npos);
   CHECK(grader("--impl /no/such/answers.txt").status == 2);
+}
+
+TEST_CASE("sha256_hex is SHA-256 (FIPS 180-4 test vectors)") {
+  CHECK(quiz::sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(quiz::sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(quiz::sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST_CASE("every answer of the key has its salted hash, and no other answer of its kind does") {
+  REQUIRE(quiz::key().size() == quiz::questions().size());
+  for (const quiz::Question& q : quiz::questions()) {
+    const std::string answer = quiz::key().at(q.number).answer;
+    INFO("question " << q.number << ": if the answer changed, its row in quiz.cpp's kSealed is {" << q.number
+                     << ", \"" << q.salt << "\", \""
+                     << quiz::sha256_hex(q.salt + ":" + std::to_string(q.number) + ":" + answer) << "\"}");
+    CHECK(q.salt.size() == 16);
+    CHECK(quiz::normalised(q, answer) == answer);
+    CHECK(quiz::is_answer(q, answer));
+    int right = 0;
+    if (q.kind == quiz::Kind::kNumber) {
+      for (int n = 0; n <= 1024; ++n) right += quiz::is_answer(q, std::to_string(n)) ? 1 : 0;
+    } else {
+      for (int set = 1; set < 16; ++set) {
+        std::string letters;
+        for (int i = 0; i < 4; ++i) {
+          if (set & (1 << i)) letters += (letters.empty() ? "" : " ") + std::string(1, static_cast<char>('a' + i));
+        }
+        right += quiz::is_answer(q, letters) ? 1 : 0;
+      }
+    }
+    CHECK(right == 1);
+  }
+}
+
+TEST_CASE("question 18: timing the whole kernel does not show conflicts, as the course teaches") {
+  const quiz::Question& q = quiz::questions().at(17);
+  REQUIRE(q.number == 18);
+  CHECK(q.choices[1].find("timing the whole kernel") != std::string::npos);
+  CHECK(quiz::is_answer(q, "a c"));
+  CHECK_FALSE(quiz::is_answer(q, "a b c"));
+  CHECK(quiz::key().at(18).why.find("Timing the whole kernel does not") != std::string::npos);
 }
