@@ -7,7 +7,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 rm -rf "$out"
 sh "$here/common/scripts/make_student_kit.sh" "$out" > /dev/null
 fail() { echo "student kit: $*" >&2; exit 1; }
-for gone in solutions tests .ci grader/labs/lab03/results common/scripts/gradescope; do
+for gone in solutions tests/CMakeLists.txt tests/grader/golden grader/quiz/key.cpp .ci grader/labs/lab03/results/h200_gpu_backend.txt common/scripts/gradescope; do
   [ ! -e "$out/$gone" ] || fail "has $gone"
 done
 # No instructor option in the docs students get.

@@ -56,7 +56,7 @@ next() {
 }
 next
 [ "${1:-}" = "--quick" ] && { echo "== setup: done (--quick: the rest builds with cmake --build --preset default)"; exit 0; }
-echo "== setup: build the rest (banklab run, the course site, the bank explorer$( [ -d tests ] && echo ', the tests'))"
+echo "== setup: build the rest (banklab run, the course site, the bank explorer$( [ -f tests/CMakeLists.txt ] && echo ', the tests'))"
 cmake --build --preset default
 echo "== setup: done; everything is built"
 next
