@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "batch.hpp"
+#include "hints.hpp"
 #include "output.hpp"
 #include "process.hpp"
 #include "quiz.hpp"
@@ -191,6 +192,7 @@ int main(int argc, char** argv) {
   std::string gradebook;
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool regrade = false;
+  std::string hint_text;
   app.add_option("--lab", lab_text, "the stage to grade: 3, or all; quiz grades labs/quiz/answers.txt")->required();
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
   auto* impl_opt = app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
@@ -214,6 +216,10 @@ int main(int argc, char** argv) {
   app.add_option("--seed", seed, "seed of the random inputs (default: random, always printed)");
   app.add_flag("--verbose", verbose, "show every check's details, also when it passes");
   app.add_flag("--list", list, "list the checks of the lab and their points, then stop");
+  auto* hint_opt = app.add_option("--hint", hint_text,
+                                  "after the report, a hint for the first failing check; --hint 2, 3: the next, "
+                                  "more direct ones")
+                       ->expected(0, 1);
   app.add_flag("--template", quiz_template,
                "with --lab quiz: print an empty answers file (a fresh labs/quiz/answers.txt), then stop");
   app.add_flag("--build-only", build_only,
@@ -254,6 +260,21 @@ int main(int argc, char** argv) {
       return grade_quiz(config, impl, solutions, submissions, list, format, verbose);
     }
     if (quiz_template) throw std::invalid_argument("--template is for the quiz: grader --lab quiz --template");
+    int hint_level = 1;
+    if (!hint_text.empty()) {
+      std::size_t used = 0;
+      try {
+        hint_level = std::stoi(hint_text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != hint_text.size() || hint_level < 1) {
+        throw std::invalid_argument("--hint " + hint_text + ": give the hint's step, 1 or more (--hint, --hint 2)");
+      }
+    }
+    if (hint_opt->count() > 0 && format != "text") {
+      throw std::invalid_argument("--hint adds to the text report; leave out --format " + format);
+    }
     std::vector<int> labs;
     if (lab_text == "all") {
       for (const auto& [number, files] : config.labs) labs.push_back(number);
@@ -367,6 +388,11 @@ int main(int argc, char** argv) {
     if (format == "text") {
       for (const GradeResult& r : results) std::cout << format_text(r, verbose);
       if (results.size() > 1) std::cout << total_line(results) << "\n";
+      if (hint_opt->count() > 0) {
+        for (const GradeResult& r : results) {
+          if (r.rubric->lab != 0) std::cout << "\n" << format_hint(r, hint_level);
+        }
+      }
     } else if (format == "json") {
       if (results.size() == 1) {
         std::cout << json_text(format_json(results[0])) << "\n";
