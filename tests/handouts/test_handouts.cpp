@@ -333,3 +333,55 @@ TEST_CASE("no handout prints a graded answer: no code block line comes from a so
   }
   CHECK(blocks >= 20);
 }
+
+namespace {
+
+// Whitespace removed, so that "chunk ^ (row % 8)" and "chunk^(row%8)" match.
+std::string squeezed(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    if (c != ' ' && c != '\t' && c != '\n' && c != '`') out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("no stage README, hint, misconceptions page or stage-2 handout states a task's answer (its key expressions)") {
+  const std::filesystem::path root = BANKLAB_SOURCE_DIR;
+  // The answers' key numbers and expressions, as the reference solutions
+  // (solutions/) and their predictions have them: stage 2's task-4 layout,
+  // stage 4's two maps, stage 5's paddings and predictions.
+  const std::vector<std::string> answers = {
+      "32-floatrowpaddedby2", "[TILE16/2][2*TILE16+2]", "[8][34]", "pairsofrowsasone",  // stage 2, task 4
+      "col^row", "col^(row%32)", "chunk^(row%8)", "chunk^(row%CHUNKS)", "Swizzle<3,4,3>",  // stage 4
+      "double[32][33]", "doubletile[32][33]", "[TILE_DIM][TILE_DIM+1]", "half[64][66]", "halftile[64][66]",
+      "[64][66]", "[HALF_TILE][HALF_TILE+2]", "half[64][65]", "{1,2,2,4,2,4,32,1,1,2}",  // stage 5
+  };
+  // Most expressions are the reference solutions' own (so the list follows
+  // the key); the others write the same answers with the constants out.
+  std::string solutions;
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "solutions")) {
+    if (entry.is_regular_file()) solutions += squeezed(slurp(entry.path()));
+  }
+  int in_key = 0;
+  for (const auto& a : answers) in_key += solutions.find(a) != std::string::npos ? 1 : 0;
+  CHECK(in_key >= 7);  // the rest: the same answers with the constants written out
+  std::vector<std::filesystem::path> files = {root / "handouts" / "02-stride-gcd.md",
+                                              root / "handouts" / "zh" / "02-stride-gcd.md",
+                                              root / "handouts" / "misconceptions.md",
+                                              root / "handouts" / "zh" / "misconceptions.md",
+                                              root / "handouts" / "README.md",
+                                              root / "labs" / "README.md",
+                                              root / "grader" / "src" / "hints.cpp"};
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "labs")) {
+    if (entry.path().extension() == ".md") files.push_back(entry.path());
+  }
+  for (const auto& file : files) {
+    const std::string text = squeezed(slurp(file));
+    for (const auto& a : answers) {
+      INFO(std::filesystem::relative(file, root).string() << " states \"" << a << "\"");
+      CHECK(text.find(a) == std::string::npos);
+    }
+  }
+}
