@@ -139,6 +139,10 @@ std::string explain_access(const WarpAccess& access, const std::string& prefix) 
   return indent(format_explanation(cost) + format_bank_map(cost), prefix);
 }
 
+std::string count_text(long long n, const std::string& singular) {
+  return std::to_string(n) + " " + singular + (n == 1 ? "" : "s");
+}
+
 std::vector<LabelledReport> reports_of(const nlohmann::json& answer) {
   std::vector<LabelledReport> reports;
   if (!answer.contains("runs")) return reports;
@@ -226,7 +230,8 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
   for (const LineTotal& t : lines) {
     std::ostringstream out;
     out << file_name(t.file) << ":" << t.line << ": " << source_line(t.file, t.line) << "\n  " << t.warp_instructions
-        << " warp instructions, " << t.wavefronts << " wavefronts (ideal " << t.ideal << ") over " << runs;
+        << (t.warp_instructions == 1 ? " warp instruction, " : " warp instructions, ")
+        << count_text(t.wavefronts, "wavefront") << " (ideal " << t.ideal << ") over " << runs;
     if (t.unpriced > 0) {
       all_ideal = false;
       out << "\n  could not price " << t.unpriced << " more warp instructions: " << t.unpriced_why
@@ -236,7 +241,7 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
       all_ideal = false;
       const WarpAccess access = emu::access_from_json(t.worst_access);
       const AccessCost cost = price(access);
-      out << "\n  yours: " << cost.wavefronts << " wavefronts, expected: " << cost.ideal_wavefronts
+      out << "\n  yours: " << count_text(cost.wavefronts, "wavefront") << ", expected: " << cost.ideal_wavefronts
           << ". The worst warp instruction (" << t.worst_run << ", " << t.worst_context << "):\n";
       out << explain_access(access, "    ");
       out << "  reproduce it: " << banksim_command(access) << "\n";
@@ -261,14 +266,14 @@ Outcome check_shared_bytes(std::size_t bytes, std::size_t limit, const std::stri
 Outcome check_prediction(const Prediction& p, const nlohmann::json& answer) {
   const AccessCost cost = price(p.access);
   const long long yours = answer.is_number_integer() ? answer.get<long long>() : 0;
-  if (yours == cost.wavefronts) return Outcome::pass(std::to_string(cost.wavefronts) + " wavefronts: right");
+  if (yours == cost.wavefronts) return Outcome::pass(count_text(cost.wavefronts, "wavefront") + ": right");
   // An unanswered question does not give the answer away: predict first.
   if (yours <= 0) {
     return Outcome::fail("not answered yet (" + std::to_string(yours) +
                          "): write your prediction in predicted_wavefronts, then check it with banksim");
   }
   std::ostringstream out;
-  out << "yours: " << yours << ", expected: " << cost.wavefronts << " wavefronts\n";
+  out << "yours: " << yours << ", expected: " << count_text(cost.wavefronts, "wavefront") << "\n";
   out << "why: " << banksim_command(p.access) << "\n" << explain_access(p.access, "  ");
   return Outcome::fail(out.str());
 }

@@ -62,6 +62,8 @@ std::string source_line(const std::string& file, int line);
 std::string file_name(const std::string& path);
 /// Shortest text of a number: 1.5, 32, 0.333333.
 std::string number(double value);
+/// "1 wavefront", "2 wavefronts": a count and its noun, singular or plural.
+std::string count_text(long long n, const std::string& singular);
 /// Every line of `text` with `prefix` in front.
 std::string indent(const std::string& text, const std::string& prefix);
 

@@ -450,7 +450,7 @@ TEST_CASE("stage 1 known wrong: every puzzle and every prediction fails for its 
       {"puzzle 8, bytes: 1 wavefront", "fewer than 32 different words wanted"},
       {"puzzle 9, halves: 1 wavefront", "lane 0: offset 1 is not a multiple of the load's width"},
       {"puzzle 10, partial warp: 8 wavefronts", "active lanes: yours 0-31, expected 0-7"},
-      {"prediction P1: float s[]; lane l reads s[l]", "yours: 32, expected: 1 wavefronts"},
+      {"prediction P1: float s[]; lane l reads s[l]", "yours: 32, expected: 1 wavefront"},
       {"prediction P10: 4-byte loads; lanes 0-15 read byte offset 52, lanes 16-31 byte offset 180",
        "yours: 1, expected: 2 wavefronts"},
   };
@@ -507,7 +507,7 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
        "transpose16: no race, barrier divergence, uninitialised read or out-of-bounds access", "shared-memory race"},
       {"predictions_gcd_only.cu",
        {"prediction P6: every lane reads word 7 (stride 0)", "prediction P9: only the even lanes are active; lane l reads word 2 l"},
-       "prediction P6: every lane reads word 7 (stride 0)", "yours: 32, expected: 1 wavefronts"},
+       "prediction P6: every lane reads word 7 (stride 0)", "yours: 32, expected: 1 wavefront"},
   };
   for (const Case& c : cases) {
     INFO(c.file);
@@ -706,7 +706,7 @@ TEST_CASE("stage 5 known wrong submissions each lose exactly their checks") {
        {p("P1", "every lane loads the same double"), p("P7", "lane l loads tile[l][0] of double tile[32][16]"),
         p("P8", "lane l loads double l / 2 (lanes 2t and 2t+1 load the same double)"),
         p("P9", "only lanes 0-7 are active; lane l loads double l")},
-       p("P9", "only lanes 0-7 are active; lane l loads double l"), "yours: 2, expected: 1 wavefronts"},
+       p("P9", "only lanes 0-7 are active; lane l loads double l"), "yours: 2, expected: 1 wavefront"},
       {"predictions_word_rule.cu",
        {p("P2", "every lane loads the same float4"), p("P3", "every lane stores to the same double"),
         p("P4", "every lane stores to the same float4"),

@@ -70,8 +70,9 @@ std::string format_svg(const AccessCost& cost, const std::string& title) {
   svg.text(svg.width / 2.0, 20, title, 13, "middle", true);
   std::ostringstream summary;
   summary << access.width_bytes << " bytes per lane, " << (access.op == MemOp::kLoad ? "load" : "store") << ": "
-          << cost.wavefronts << " wavefronts, ideal " << cost.ideal_wavefronts << ", " << cost.bank_conflicts
-          << " bank conflicts";
+          << cost.wavefronts << (cost.wavefronts == 1 ? " wavefront" : " wavefronts") << ", ideal "
+          << cost.ideal_wavefronts << ", " << cost.bank_conflicts
+          << (cost.bank_conflicts == 1 ? " bank conflict" : " bank conflicts");
   svg.text(svg.width / 2.0, 38, summary.str(), 11);
   for (int b = 0; b < banks; ++b) svg.text(left + b * cell + cell / 2.0, top - 5, std::to_string(b), 9);
   svg.text(left - 8, top - 5, "bank", 9, "end");

@@ -150,9 +150,10 @@ Outcome check_puzzle(GradeContext& ctx, int puzzle) {
     instructions += line["warp_instructions"].get<long long>();
   }
   std::ostringstream out;
-  out << "the emulator's load: " << instructions << " warp instruction, " << wavefronts << " wavefronts\n" << yours;
+  out << "the emulator's load: " << count_text(instructions, "warp instruction") << ", "
+      << count_text(wavefronts, "wavefront") << "\n" << yours;
   if (instructions != 1 || wavefronts != spec.target) {
-    return Outcome::fail("yours: " + std::to_string(wavefronts) + " wavefronts, expected: " +
+    return Outcome::fail("yours: " + count_text(wavefronts, "wavefront") + ", expected: " +
                          std::to_string(spec.target) + "\n" + out.str() + "\n" + why);
   }
   return Outcome::pass(out.str());
