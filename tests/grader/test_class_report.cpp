@@ -165,3 +165,59 @@ TEST_CASE("the class report reads a CSV gradebook, and says what is wrong with a
   CHECK(r.status == 2);
   CHECK(r.err.find("leave out --lab") != std::string::npos);
 }
+
+TEST_CASE("--merge joins shards into one gradebook and refuses shards of another seed or a student graded twice") {
+  const fs::path dir = fresh_dir("merge");
+  auto book = [&](const std::string& name, int seed, const std::vector<std::pair<std::string, double>>& students) {
+    nlohmann::json rows = nlohmann::json::array();
+    for (const auto& [student, score] : students)
+      rows.push_back({{"student", student}, {"file", student + ".cu"}, {"sha", "s" + student}, {"score", score},
+                      {"max_score", 90}, {"status", "graded"}, {"backend", "cpu"}, {"seed", seed},
+                      {"checks", nlohmann::json::array({{{"name", "first"}, {"score", score}}})}});
+    write_text(dir / (name + ".json"),
+               nlohmann::json{{"lab", 3}, {"seed", seed}, {"backend", "cpu"}, {"submissions", rows}}.dump());
+    return (dir / (name + ".json")).string();
+  };
+  const std::string one = book("one", 4, {{"cat", 90}, {"ann", 10}});
+  const std::string two = book("two", 4, {{"bob", 50}});
+  auto r = run_grader("--merge " + one + " " + two + " -o " + (dir / "all").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const auto merged = nlohmann::json::parse(text_of(dir / "all.json"));
+  CHECK(merged["seed"] == 4);
+  CHECK(merged["lab"] == 3);
+  REQUIRE(merged["submissions"].size() == 3);
+  CHECK(merged["submissions"][0]["student"] == "ann");  // sorted by student, as a batch writes
+  CHECK(merged["submissions"][2]["student"] == "cat");
+  CHECK(text_of(dir / "all.csv").find("bob,50") != std::string::npos);
+  // The same shard twice is the same rows: merged once.
+  r = run_grader("--merge " + one + " " + one + " " + two + " -o " + (dir / "again").string());
+  CHECK(r.status == 0);
+  CHECK(nlohmann::json::parse(text_of(dir / "again.json"))["submissions"].size() == 3);
+
+  const std::string other_seed = book("other_seed", 5, {{"dan", 1}});
+  r = run_grader("--merge " + one + " " + other_seed + " -o " + (dir / "bad").string());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("other_seed.json has seed 5 but") != std::string::npos);
+  CHECK(!fs::exists(dir / "bad.json"));
+  const std::string regraded = book("regraded", 4, {{"ann", 80}});
+  r = run_grader("--merge " + one + " " + regraded + " -o " + (dir / "bad").string());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("student ann is in") != std::string::npos);
+  r = run_grader("--merge " + one + " " + two);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--merge needs -o PATH") != std::string::npos);
+}
+
+TEST_CASE("--shard takes K/N with 1 <= K <= N and says what is wrong otherwise") {
+  const fs::path dir = fresh_dir("shard_args");
+  for (const std::string bad : {"3/2", "0/2", "2", "a/b", "1/0", "-1/2"}) {
+    const auto r = run_grader("--lab 3 --submissions " + dir.string() + " --shard " + bad + " --backend cpu");
+    INFO(bad << ": " << r.err);
+    CHECK(r.status == 2);
+    CHECK(r.err.find("--shard " + bad + ": ") != std::string::npos);
+  }
+  const auto r = run_grader("--lab 3 --shard 1/2");
+  CHECK(r.status == 2);
+  CHECK(r.err.find("--shard requires --submissions") != std::string::npos);
+}
