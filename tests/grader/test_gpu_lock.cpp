@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "gpu_lock.hpp"
+#include "process.hpp"
 
 namespace {
 
@@ -129,4 +130,14 @@ TEST_CASE("the lock of CUDA_VISIBLE_DEVICES's first GPU is the one a grader take
   waitpid(pid, &status, 0);
   CHECK(WIFEXITED(status));
   CHECK(WEXITSTATUS(status) == 0);
+}
+
+TEST_CASE("a child's environment gets the settings a batch worker adds (its CUDA_VISIBLE_DEVICES)") {
+  banklab::grader::ProcessOptions options;
+  options.environment = {"CUDA_VISIBLE_DEVICES=GPU-worker-2"};
+  const auto r = banklab::grader::run_process({"/bin/sh", "-c", "echo \"$CUDA_VISIBLE_DEVICES\""}, 10, options);
+  REQUIRE(r.ok());
+  CHECK(r.out == "GPU-worker-2\n");
+  const auto plain = banklab::grader::run_process({"/bin/sh", "-c", "echo \"${CUDA_VISIBLE_DEVICES-unset}\""}, 10);
+  CHECK(plain.out == (std::getenv("CUDA_VISIBLE_DEVICES") ? std::string(std::getenv("CUDA_VISIBLE_DEVICES")) : "unset") + "\n");
 }
