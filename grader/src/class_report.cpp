@@ -287,6 +287,12 @@ nlohmann::json read_gradebook(const std::string& given) {
   throw std::runtime_error(given + ": no such gradebook (give the PATH.json or PATH.csv that grader --submissions wrote)");
 }
 
+namespace {
+
+int write_report_of(const Config& config, const ReportOptions& o, const nlohmann::json& book);
+
+}  // namespace
+
 int write_class_report(const Config& config, const ReportOptions& o) {
   nlohmann::json book;
   try {
@@ -295,6 +301,19 @@ int write_class_report(const Config& config, const ReportOptions& o) {
     std::cerr << "grader: error: --report " << error.what() << "\n";
     return 2;
   }
+  try {
+    return write_report_of(config, o, book);
+  } catch (const nlohmann::json::exception& error) {
+    // A field of the wrong type (a hand-edited gradebook): name the file.
+    std::cerr << "grader: error: --report " << book["path"].get<std::string>()
+              << ": a row does not have the form --submissions writes (" << error.what() << ")\n";
+    return 2;
+  }
+}
+
+namespace {
+
+int write_report_of(const Config& config, const ReportOptions& o, const nlohmann::json& book) {
   const fs::path book_path = book["path"].get<std::string>();
   const int lab = book.value("lab", 0);
   std::optional<Rubric> rubric;
@@ -583,5 +602,7 @@ int write_class_report(const Config& config, const ReportOptions& o) {
             << " groups\n";
   return 0;
 }
+
+}  // namespace
 
 }  // namespace banklab::grader

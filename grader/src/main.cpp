@@ -14,6 +14,7 @@
 
 #include "batch.hpp"
 #include "class_report.hpp"
+#include "gpu_lock.hpp"
 #include "output.hpp"
 #include "process.hpp"
 #include "quiz.hpp"
@@ -45,7 +46,11 @@ BackendChoice choose_backend(const Config& config, const std::string& requested)
   if (config.nvcc.empty() || !std::filesystem::exists(probe)) {
     why_not = "this build has no CUDA compiler";
   } else {
-    const ProcessResult r = run_process({probe}, 60);
+    // The probe opens a CUDA context: not while another grader times a kernel there.
+    const ProcessResult r = [&] {
+      const GpuLock turn(gpu_lock_key(), "probe");
+      return run_process({probe}, 60);
+    }();
     nlohmann::json answer;
     try {
       answer = nlohmann::json::parse(r.out);
@@ -221,7 +226,7 @@ int main(int argc, char** argv) {
   try {
     const Config config = load_config(argv[0]);
     if (!std::filesystem::exists(config.source_dir + "/solutions")) {
-      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade"})
+      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade", "--shard"})
         app.get_option(name)->group("");
     }
   } catch (const std::exception&) {

@@ -221,3 +221,12 @@ TEST_CASE("--shard takes K/N with 1 <= K <= N and says what is wrong otherwise")
   CHECK(r.status == 2);
   CHECK(r.err.find("--shard requires --submissions") != std::string::npos);
 }
+
+TEST_CASE("a gradebook whose rows have fields of the wrong type is refused with the file's name, not a crash") {
+  const fs::path dir = fresh_dir("class_report_types");
+  write_text(dir / "book.json",
+             R"({"lab": 3, "seed": 1, "backend": "cpu", "submissions": [{"student": 7, "status": ["graded"]}]})");
+  const auto r = run_grader("--report " + (dir / "book.json").string());
+  CHECK(r.status == 2);
+  CHECK(r.err.find("book.json: a row does not have the form --submissions writes") != std::string::npos);
+}
