@@ -91,7 +91,7 @@ TEST_CASE("winnowing: any run of k + window - 1 tokens two streams share gives b
   }
 }
 
-TEST_CASE("six copies of one solution with renamed names and new comments are one flagged group; four correct "
+TEST_CASE("six copies of one solution with renamed names and new comments are one flagged group, and four correct "
           "solutions written independently are not flagged") {
   const std::string skeleton = text_of(kSource + "/labs/03-padded-transpose/transpose.cu");
   std::vector<sim::Source> sources;
