@@ -17,7 +17,9 @@
 #include <thread>
 
 #include "output.hpp"
+#include "gpu_lock.hpp"
 #include "process.hpp"
+#include "shard.hpp"
 
 namespace banklab::grader {
 
@@ -78,7 +80,7 @@ std::string self_path() {
 // Grades one submission in a child grader; the gradebook row. `scratch` is a
 // folder of the batch's own, for a file whose path is not printable text.
 nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64_t seed, const std::string& grader,
-                         const fs::path& scratch, const std::string& lab_file) {
+                         const fs::path& scratch, const std::string& lab_file, const ProcessOptions& child) {
   nlohmann::json row = {
       {"student", clean(s.student)}, {"file", clean(s.file)}, {"score", 0}, {"max_score", o.max_score}};
   if (!s.problem.empty()) {
@@ -115,7 +117,7 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
                                          "--build-time-limit", text(o.build_time_limit)};
   // Every check may take its time limit; the build its own; some slack.
   const double limit = o.build_time_limit * 2 + o.time_limit * 40 + 60;
-  const ProcessResult r = run_process(argv, limit);
+  const ProcessResult r = run_process(argv, limit, child);
   if (r.exited && (r.exit_code == 0 || r.exit_code == 1)) {
     try {
       const nlohmann::json report = nlohmann::json::parse(r.out);
@@ -171,6 +173,8 @@ void write_atomically(const std::string& path, const std::string& text) {
   if (error) throw std::runtime_error("cannot rename " + temporary + " to " + path + ": " + error.message());
 }
 
+}  // namespace
+
 // The gradebook of the rows graded so far (null rows are not graded yet).
 void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::string& path, int lab,
                      std::uint64_t seed, const std::string& backend) {
@@ -213,8 +217,6 @@ void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::str
   write_atomically(path + ".csv", csv.str());
 }
 
-}  // namespace
-
 std::vector<Submission> find_submissions(const std::string& folder, const std::string& lab_file) {
   std::vector<Submission> found;
   for (const auto& entry : fs::directory_iterator(folder)) {
@@ -252,9 +254,11 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     return 2;
   }
   const std::string lab_file = config.labs.at(o.lab).file;
-  const std::vector<Submission> all = find_submissions(o.folder, lab_file);
+  const std::vector<Submission> all = shard_of(find_submissions(o.folder, lab_file), o.shard);
   if (all.empty()) {
-    std::cerr << "grader: error: --submissions " << o.folder << ": no submissions (NAME.cu files or NAME/ folders)\n";
+    std::cerr << "grader: error: --submissions " << o.folder << ": no submissions (NAME.cu files or NAME/ folders)"
+              << (o.shard ? " in shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) : "")
+              << "\n";
     return 2;
   }
   // The earlier gradebook: its seed, and its rows of unchanged files unless --regrade.
@@ -329,10 +333,21 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
   std::atomic<std::size_t> next{0};
   std::size_t done = 0;
   std::string failure;  // a gradebook that could not be written
-  auto worker = [&] {
+  // On the GPU backend each worker has one GPU of the node (round robin),
+  // named in its child graders' CUDA_VISIBLE_DEVICES; workers that share a
+  // GPU take turns on it through its lock (gpu_lock.hpp).
+  const std::vector<std::string> gpus = o.backend == "gpu" ? node_gpus() : std::vector<std::string>{};
+  if (!gpus.empty()) {
+    std::cerr << "grader: " << gpus.size() << " GPU" << (gpus.size() == 1 ? "" : "s") << " for " << o.jobs
+              << " workers, one timed run per GPU at a time\n";
+  }
+  auto worker = [&](int index) {
+    ProcessOptions child;
+    if (!gpus.empty())
+      child.environment = {"CUDA_VISIBLE_DEVICES=" + gpus[static_cast<std::size_t>(index) % gpus.size()]};
     for (std::size_t k = next++; k < todo.size(); k = next++) {
       const std::size_t i = todo[k];
-      nlohmann::json row = grade_one(all[i], o, seed, grader, scratch, lab_file);
+      nlohmann::json row = grade_one(all[i], o, seed, grader, scratch, lab_file, child);
       const std::lock_guard<std::mutex> guard(lock);
       rows[i] = std::move(row);
       try {
@@ -346,7 +361,7 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     }
   };
   std::vector<std::thread> threads;
-  for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker);
+  for (int t = 0; t < std::max(1, o.jobs); ++t) threads.emplace_back(worker, t);
   for (auto& t : threads) t.join();
   if (made != nullptr) {
     std::error_code ignored;

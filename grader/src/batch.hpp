@@ -12,7 +12,15 @@
 
 #include "config.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace banklab::grader {
+
+/// The K-th of N shares of a class (grader --shard K/N; 1 <= index <= count).
+struct Shard {
+  int index = 1;
+  int count = 1;
+};
 
 struct BatchOptions {
   int lab = 0;
@@ -31,6 +39,8 @@ struct BatchOptions {
   /// The points a submission can get on this backend (the row of one that
   /// does not build shows 0 of these).
   double max_score = 0;
+  /// Grade only this share of the class (shard.hpp).
+  std::optional<Shard> shard;
 };
 
 /// One student's submission file ("" with `problem` set when there is none).
@@ -44,6 +54,11 @@ struct Submission {
 /// (transpose.cu): FOLDER/NAME.cu is student NAME; FOLDER/NAME/ holds
 /// `lab_file` or a single .cu file. Sorted by student.
 std::vector<Submission> find_submissions(const std::string& folder, const std::string& lab_file);
+
+/// Writes the gradebook PATH.json and PATH.csv of these rows (null rows are
+/// left out), each through a temporary file and a rename.
+void write_gradebook(const std::vector<nlohmann::json>& rows, const std::string& path, int lab, std::uint64_t seed,
+                     const std::string& backend);
 
 /// Grades every submission and writes the gradebook; returns the exit
 /// status (0: every submission graded or reported, 2: bad usage).

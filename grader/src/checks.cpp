@@ -14,6 +14,7 @@
 #include "../labs/common/transpose_data.hpp"
 #include "banklab/emulator_json.hpp"
 #include "access_cause.hpp"
+#include "gpu_lock.hpp"
 #include "ncu_check.hpp"
 #include "process.hpp"
 
@@ -426,7 +427,11 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
   const double limit = std::max(120.0, ctx.time_limit());
   // ncu writes to a file of the grader's: what the kernel prints cannot push
   // the result out of reach, nor forge it.
-  const NcuResult ncu = measure_with_ncu(target, kernel, metrics, limit);
+  // Nsight Compute replays the kernel on the GPU: it takes the GPU's turn too.
+  const NcuResult ncu = [&] {
+    const GpuLock gpu_turn(gpu_lock_key(), "ncu " + kernel);
+    return measure_with_ncu(target, kernel, metrics, limit);
+  }();
   if (ncu.kind == NcuResult::Kind::kNotInstalled || ncu.kind == NcuResult::Kind::kNotPermitted)
     return Outcome::skip(ncu.problem);
   if (ncu.kind != NcuResult::Kind::kMeasured) {

@@ -16,10 +16,13 @@
 
 #include "batch.hpp"
 #include "hints.hpp"
+#include "class_report.hpp"
+#include "gpu_lock.hpp"
 #include "output.hpp"
 #include "process.hpp"
 #include "quiz.hpp"
 #include "rubric.hpp"
+#include "shard.hpp"
 
 namespace {
 
@@ -46,7 +49,11 @@ BackendChoice choose_backend(const Config& config, const std::string& requested)
   if (config.nvcc.empty() || !std::filesystem::exists(probe)) {
     why_not = "this build has no CUDA compiler";
   } else {
-    const ProcessResult r = run_process({probe}, 60);
+    // The probe opens a CUDA context: not while another grader times a kernel there.
+    const ProcessResult r = [&] {
+      const GpuLock turn(gpu_lock_key(), "probe");
+      return run_process({probe}, 60);
+    }();
     nlohmann::json answer;
     try {
       answer = nlohmann::json::parse(r.out);
@@ -193,7 +200,8 @@ int main(int argc, char** argv) {
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool regrade = false;
   std::string hint_text;
-  app.add_option("--lab", lab_text, "the stage to grade: 3, or all; quiz grades labs/quiz/answers.txt")->required();
+  // Required, except by the commands that read gradebooks (checked after parsing).
+  app.add_option("--lab", lab_text, "the stage to grade: 3, or all; quiz grades labs/quiz/answers.txt");
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
   auto* impl_opt = app.add_option("--impl", impl, "grade this implementation file of the lab (built on the spot)")
                        ->excludes(solutions_opt);
@@ -209,6 +217,29 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->needs(submissions_opt);
   app.add_flag("--regrade", regrade, "with --submissions: grade unchanged submissions again")->needs(submissions_opt);
+  std::string report;
+  std::vector<std::string> merge;
+  std::string output;
+  double similarity = 0.7;
+  auto* report_opt = app.add_option(
+      "--report", report,
+      "write the class report of a gradebook (PATH.json or PATH.csv of --submissions): an HTML page with the\n"
+      "score histogram, pass rate per check, common failure messages and similar submissions (-o: where)");
+  app.add_option("--similarity", similarity,
+                 "with --report: flag pairs sharing at least this fraction of fingerprints (default 0.7)")
+      ->check(CLI::Range(0.0, 1.0))
+      ->needs(report_opt);
+  auto* merge_opt = app.add_option("--merge", merge,
+                                   "merge gradebooks (the --shard runs of one class) into the one -o names")
+                        ->excludes(report_opt);
+  app.add_option("-o,--output", output, "with --report: the HTML page (default: beside the gradebook, PATH.html);\n"
+                                        "with --merge: the merged gradebook, PATH.csv and PATH.json");
+  std::string shard_text;
+  app.add_option("--shard", shard_text,
+                 "with --submissions: grade the K-th of N equal shares of the class (K/N, 1 <= K <= N;\n"
+                 "default gradebook FOLDER/gradebook-shard-K-of-N; join them with --merge)")
+      ->needs(submissions_opt);
+  (void)merge_opt;
   app.add_option("--backend", backend, "auto (GPU if usable, else CPU), cpu or gpu")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
   app.add_option("--format", format, "text, json, gradescope (results.json) or junit")
@@ -236,7 +267,7 @@ int main(int argc, char** argv) {
   try {
     const Config config = load_config(argv[0]);
     if (!std::filesystem::exists(config.source_dir + "/solutions")) {
-      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade"})
+      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade", "--shard"})
         app.get_option(name)->group("");
     }
   } catch (const std::exception&) {
@@ -251,6 +282,25 @@ int main(int argc, char** argv) {
   }
 
   try {
+    if (!report.empty() || !merge.empty()) {
+      if (!lab_text.empty() || !submissions.empty()) {
+        throw std::invalid_argument(std::string(report.empty() ? "--merge" : "--report") +
+                                    " reads gradebooks: the lab is theirs; leave out --lab and --submissions");
+      }
+      if (!merge.empty()) {
+        if (output.empty()) throw std::invalid_argument("--merge needs -o PATH: where to write the merged gradebook");
+        return merge_gradebooks(merge, output);
+      }
+      ReportOptions options;
+      options.gradebook = report;
+      options.output = output;
+      options.similarity_threshold = similarity;
+      return write_class_report(load_config(argv[0]), options);
+    }
+    if (lab_text.empty()) {
+      std::cerr << "grader: error: --lab is required (see grader --help)\n";
+      return kUsageError;
+    }
     const Config config = load_config(argv[0]);
     if (lab_text == "quiz") {
       if (quiz_template) {
@@ -322,7 +372,13 @@ int main(int argc, char** argv) {
       BatchOptions batch;
       batch.lab = labs[0];
       batch.folder = submissions;
-      batch.gradebook = gradebook.empty() ? (std::filesystem::path(submissions) / "gradebook").string() : gradebook;
+      if (!shard_text.empty()) batch.shard = parse_shard(shard_text);
+      batch.gradebook = !gradebook.empty() ? gradebook
+                        : batch.shard ? (std::filesystem::path(submissions) /
+                                         ("gradebook-shard-" + std::to_string(batch.shard->index) + "-of-" +
+                                          std::to_string(batch.shard->count)))
+                                            .string()
+                                      : (std::filesystem::path(submissions) / "gradebook").string();
       batch.jobs = jobs;
       batch.regrade = regrade;
       batch.backend = choice.backend == Backend::kGpu ? "gpu" : "cpu";

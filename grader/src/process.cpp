@@ -79,6 +79,7 @@ std::vector<std::string> confined_environment(const ProcessOptions& options, con
   const bool inside = mode == SandboxMode::kBubblewrap;  // the scratch folder is /scratch there
   env.push_back("HOME=" + (inside ? std::string("/scratch") : scratch));
   env.push_back("TMPDIR=" + (inside ? std::string("/tmp") : scratch));
+  for (const std::string& setting : options.environment) env.push_back(setting);
   if (options.answer_channel) env.push_back("BANKLAB_ANSWER_FD=3");
   if (!options.secret.empty()) env.push_back("BANKLAB_SECRET_FD=4");
   return env;
@@ -204,6 +205,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   }
   // Held across fork so that no other thread's orphan sweep sees the new
   // child before it is registered.
+  std::vector<std::string> extra_environment = options.environment;  // putenv keeps the pointers: copies made here
   std::unique_lock<std::mutex> registering(g_live_mutex);
   const pid_t pid = fork();
   if (pid == 0) {
@@ -229,6 +231,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     }
     if (answer_high >= 0) close(answer_high);
     if (secret_high >= 0) close(secret_high);
+    for (std::string& setting : extra_environment) putenv(setting.data());
     if (options.file_bytes != 0) {
       const rlimit limit = {options.file_bytes, options.file_bytes};
       setrlimit(RLIMIT_FSIZE, &limit);

@@ -38,6 +38,9 @@ struct ProcessOptions {
   /// working folder that is deleted afterwards; none: the child runs as the
   /// grader does (the grader's own tools: ncu's probe, child graders).
   std::optional<SandboxView> sandbox;
+  /// NAME=VALUE settings added to the child's environment (a child grader's
+  /// CUDA_VISIBLE_DEVICES), confined or not.
+  std::vector<std::string> environment;
   /// The confinement to use instead of sandbox_mode() (its own probe).
   std::optional<SandboxMode> sandbox_mode;
 };

@@ -8,9 +8,11 @@
 #include <chrono>
 #include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "checks.hpp"
 #include "contract.hpp"
+#include "gpu_lock.hpp"
 #include "process.hpp"
 #include "source_check.hpp"
 
@@ -118,7 +120,11 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   view.read_only = {std::filesystem::path(runner).parent_path().string()};
   view.gpu = what == std::string("GPU");
   options.sandbox = view;
+  // A GPU run waits for its GPU: no other grader times a kernel there meanwhile.
+  std::optional<GpuLock> gpu_turn;
+  if (view.gpu) gpu_turn.emplace(gpu_lock_key(), lab_.folder + " " + (args.empty() ? "" : args[0]));
   const ProcessResult r = run_process(argv, time_limit_, options);
+  gpu_turn.reset();
   answer.printed = r.out + r.err;
   if (r.output_truncated) answer.printed += "\n[... more output dropped: at most 1 MiB of stdout and of stderr is kept]";
   std::string mismatch;
