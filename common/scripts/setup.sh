@@ -6,7 +6,7 @@
 set -eu
 cd "$(dirname "$0")/../.."
 
-packages="cmake make g++ binutils doctest-dev libboost-context-dev libcli11-dev nlohmann-json3-dev bubblewrap libseccomp-dev libclang-dev libxml2-utils doxygen emscripten chromium"
+packages="cmake make g++ binutils doctest-dev libboost-context-dev libcli11-dev nlohmann-json3-dev bubblewrap libseccomp-dev libclang-dev libxml2-utils doxygen emscripten chromium fonts-noto-cjk"
 missing=""
 for package in $packages; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -2,7 +2,8 @@
 // the handouts' and lab READMEs' code blocks keep their lines (a 32-column
 // bank map scrolls inside its box instead of wrapping), every figure fits the
 // page, and a Chinese page draws its characters with a font that has them
-// (no boxes), with a screenshot kept in build/tests/docs/ for a person to look at.
+// (no boxes), with a screenshot kept in build/tests/docs/zh_handout.png for a
+// person to look at.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -118,4 +119,47 @@ TEST_CASE("at 1280 pixels the site's code blocks keep their lines and scroll, an
   CHECK(lines >= 300);
   CHECK(scrolling >= 4);  // the 32-column bank maps of stages 3 and 4, in both languages, are wider than the page
   CHECK(images >= 20);
+}
+
+TEST_CASE("the Chinese pages draw every Chinese character with a font that has it (no boxes), with a screenshot kept") {
+  // Each distinct Chinese character of the page's text drawn on a canvas in
+  // the page's own font, against a character no font has (U+10FFFD, drawn as
+  // the fallback box) and against nothing: a character drawn like either is
+  // a box (tofu) or missing. Without a CJK font (Debian: fonts-noto-cjk,
+  // installed by common/scripts/setup.sh) every one of them is.
+  const std::string script =
+      "const text = document.querySelector('div.contents').textContent;"
+      "const font = getComputedStyle(document.querySelector('div.contents p') || document.body).fontFamily;"
+      "const chars = [...new Set([...text].filter((c) => /[\\u4e00-\\u9fff\\u3000-\\u303f\\uff00-\\uffef]/.test(c)))];"
+      "const canvas = document.createElement('canvas'); canvas.width = 40; canvas.height = 40;"
+      "const g = canvas.getContext('2d', {willReadFrequently: true});"
+      "const draw = (c) => { g.clearRect(0, 0, 40, 40); g.font = `32px ${font}`; g.fillText(c, 2, 34);"
+      "  return g.getImageData(0, 0, 40, 40).data.join(','); };"
+      "const box = draw('\\u{10FFFD}'), blank = draw('');"
+      "const boxes = chars.filter((c) => !/[\\u3000\\uff00\\u3000]/.test(c) && (draw(c) === box || draw(c) === blank));"
+      "return `chars ${chars.length} boxes ${boxes.length} [${boxes.slice(0, 12).join('')}]`;";
+  std::vector<std::string> pages;
+  for (const std::string& page : reading_pages()) {
+    if (page.find("_zh") != std::string::npos) pages.push_back(page);
+  }
+  for (const auto& entry : fs::directory_iterator(kHtml)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("stage_", 0) == 0 && name.find("_zh.html") != std::string::npos) pages.push_back(name);
+  }
+  int checked = 0, chars = 0;
+  for (const std::string& line : probe(pages, script)) {
+    INFO(line);
+    std::smatch m;
+    REQUIRE(std::regex_match(line, m, std::regex(R"(\S+: chars (\d+) boxes (\d+) \[(.*)\])")));
+    CHECK(std::stoi(m[2]) == 0);
+    chars += std::stoi(m[1]);
+    ++checked;
+  }
+  CHECK(checked >= 12);
+  CHECK(chars >= 2000);
+  // For a person to look at: a Chinese handout as a reader sees it.
+  const fs::path shot = fs::path(BANKLAB_TEST_TMP) / "zh_handout.png";
+  fs::remove(shot);
+  run_command(chromium("--window-size=1280,1000 --screenshot=" + shot.string(), kHtml / "page_handouts_zh_03_padded_transpose.html"));
+  CHECK(fs::exists(shot));
 }
