@@ -364,6 +364,7 @@ std::string stage_page(Site& site, const std::string& name, bool zh, const std::
     if (code.rfind("labs/" + name + "/", 0) == 0) page << "- " << w.student_file << ": \\ref " << code << "\n";
     if (code.rfind("solutions/" + name + "/", 0) == 0) page << "- " << w.solution << ": \\ref " << code << "\n";
   }
+  if (zh && site.pages.count("handouts/zh/glossary.md")) page << "- 术语表（每个概念一个译名）：\\ref " << page_id("handouts/zh/glossary.md") << "\n";
   page << "- " << w.other << ": \\ref stage_" << name.substr(0, 2) << (zh ? "" : "_zh") << "\n";
   return page.str();
 }

@@ -279,3 +279,35 @@ TEST_CASE("the explorer switches to Chinese: every label, the presets and the nu
   CHECK(keys_zh == keys_en);
   CHECK(english <= 1);
 }
+
+TEST_CASE("the explorer in Chinese draws every Chinese character with a font that has it (no boxes)") {
+  // Each distinct Chinese character the page shows, drawn on a canvas in the
+  // page's font, against a character no font has (U+10FFFD, the fallback
+  // box) and against nothing: without a CJK font (fonts-noto-cjk, installed
+  // by common/scripts/setup.sh) every one of them is a box.
+  std::string page = slurp(kExplorer / "explorer.html");
+  const std::string probe =
+      "<script>(function () {"
+      " const chars = [...new Set([...document.body.innerText].filter((c) => /[\\u4e00-\\u9fff]/.test(c)))];"
+      " const font = getComputedStyle(document.body).fontFamily;"
+      " const canvas = document.createElement('canvas'); canvas.width = 40; canvas.height = 40;"
+      " const g = canvas.getContext('2d', {willReadFrequently: true});"
+      " const draw = (c) => { g.clearRect(0, 0, 40, 40); g.font = `32px ${font}`; g.fillText(c, 2, 34);"
+      "   return g.getImageData(0, 0, 40, 40).data.join(','); };"
+      " const box = draw('\\u{10FFFD}'), blank = draw('');"
+      " const boxes = chars.filter((c) => draw(c) === box || draw(c) === blank);"
+      " const pre = document.createElement('pre'); pre.id = 'glyphs';"
+      " pre.textContent = `chars ${chars.length} boxes ${boxes.length} [${boxes.slice(0, 12).join('')}]`;"
+      " document.body.appendChild(pre);"
+      "})();</script>\n";
+  const auto at = page.find("</body>");
+  REQUIRE(at != std::string::npos);
+  page.insert(at, probe);
+  std::ofstream(kExplorer / "explorer_glyphs.html") << page;
+  const auto dom = run_command(chromium("--dump-dom", (kExplorer / "explorer_glyphs.html").string() + "#preset=column32&lang=zh"));
+  std::smatch m;
+  REQUIRE(std::regex_search(dom.out, m, std::regex(R"(<pre id="glyphs">chars (\d+) boxes (\d+) \[([^\]]*)\]</pre>)")));
+  INFO("boxes: " << m[3]);
+  CHECK(std::stoi(m[1]) >= 100);
+  CHECK(std::stoi(m[2]) == 0);
+}
