@@ -5,15 +5,24 @@
 //     become `\snippet FILE NAME` (the code comes from the compiled file);
 //   - a link to a source file becomes a link to its page in the site, a link
 //     to any other file (a results log, a CSV) a link to a copy of it under
-//     html/repo/ (FILES.txt lists them for the build to copy);
+//     html/repo/ (FILES.txt lists them for the build to copy); without
+//     --solutions nothing under solutions/ is linked or copied;
 //   - images link to the figures by name (IMAGE_PATH), headings lose their
 //     backticks (Doxygen shows them literally), and each page gets an id;
-//   - one page per stage (stages/NN.md), found from labs/NN-name/: its
-//     handout, its lab README, in both languages, the student's file and,
-//     with --solutions, the reference solution; the course overview
-//     (handouts/README.md) links them in order.
-//   banklab_site_pages SOURCE_DIR OUT_DIR [--solutions]
+//     emphasis next to Chinese text becomes HTML (Doxygen's Markdown only
+//     closes `*x*` before a space or ASCII punctuation);
+//   - two pages per stage (0-stages/NN.md in English, 0-stages/NN.zh.md in
+//     Chinese), found from labs/NN-name/: the stage's goal and tasks (from
+//     its lab README), its points (from `grader --lab N --list`, with
+//     --grader), the command that grades it, and its pages as subpages (the
+//     handout and the lab README, titled apart: "Stage 1 handout: ..."), the
+//     student's file and, with --solutions, the reference solution; the
+//     course overview (handouts/README.md) links them in order.
+//   banklab_site_pages SOURCE_DIR OUT_DIR [--solutions] [--grader GRADER]
 #include <algorithm>
+#include <array>
+#include <cstdio>
+#include <map>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -30,6 +39,7 @@ namespace {
 struct Site {
   fs::path source, out;
   bool solutions = false;
+  std::string grader;           // the grader, for each stage's points (--grader); "" for none
   std::set<std::string> pages;  // repository paths of the Markdown pages
   std::set<std::string> code;   // repository paths of the code files in the site
   std::set<std::string> files;  // other files linked from a page (copied to html/repo/)
@@ -72,7 +82,43 @@ std::string strip_backticks(std::string heading) {
   return heading;
 }
 
-// One Markdown page made the site's.
+// Bold and italics outside code spans as HTML: Doxygen's Markdown closes
+// `**x**` and `*x*` only before a space or ASCII punctuation, so emphasis
+// next to Chinese text ("**难度：**入门") stayed literal asterisks.
+std::string emphasis_to_html(const std::string& line) {
+  static const std::regex bold(R"(\*\*([^\s*](?:[^*]*[^\s*])?)\*\*)");
+  static const std::regex italic(R"((^|[^\w*\\])\*([^\s*](?:[^*]*[^\s*])?)\*(?!\*))");
+  // Code spans stand aside as \x01N\x02 while the emphasis is matched (an
+  // italic may hold a code span; a `*` inside one is code).
+  std::vector<std::string> spans;
+  std::string text;
+  for (std::size_t at = 0; at < line.size();) {
+    const std::size_t tick = line.find('`', at);
+    const std::size_t close = tick == std::string::npos ? tick : line.find('`', tick + 1);
+    if (close == std::string::npos) {
+      text += line.substr(at);
+      break;
+    }
+    text += line.substr(at, tick - at) + "\x01" + std::to_string(spans.size()) + "\x02";
+    spans.push_back(line.substr(tick, close - tick + 1));
+    at = close + 1;
+  }
+  text = std::regex_replace(std::regex_replace(text, bold, "<b>$1</b>"), italic, "$1<em>$2</em>");
+  std::string out;
+  for (std::size_t at = 0; at < text.size();) {
+    const std::size_t open = text.find('\x01', at);
+    if (open == std::string::npos) {
+      out += text.substr(at);
+      break;
+    }
+    const std::size_t close = text.find('\x02', open);
+    out += text.substr(at, open - at) + spans[std::stoul(text.substr(open + 1, close - open - 1))];
+    at = close + 1;
+  }
+  return out;
+}
+
+// One Markdown page made the site's (id: the id its first heading gets, "" for none).
 std::string convert(Site& site, const std::string& page, const std::string& text, const std::string& id) {
   std::istringstream in(text);
   std::ostringstream out;
@@ -99,9 +145,10 @@ std::string convert(Site& site, const std::string& page, const std::string& text
     }
     if (!line.empty() && line[0] == '#') {
       line = strip_backticks(line);
-      if (first_heading) line += " {#" + id + "}";
+      if (first_heading && !id.empty()) line += " {#" + id + "}";
       first_heading = false;
     }
+    line = emphasis_to_html(line);
     // Doxygen only opens a code span after a space or ASCII punctuation: a
     // backtick next to Chinese punctuation ("：`x`") gets a space between.
     for (std::size_t i = 0; i < line.size(); ++i) {
@@ -138,6 +185,8 @@ std::string convert(Site& site, const std::string& page, const std::string& text
       } else if (path.rfind("common/explorer/", 0) == 0) {
         // The bank explorer: the docs target puts the built page at html/explorer/.
         converted += "<a href=\"explorer/" + fs::path(path).filename().string() + anchor + "\">" + text_label + "</a>";
+      } else if (path.rfind("solutions/", 0) == 0 && !site.solutions) {
+        converted += text_label + " (in the instructor's kit)";  // the students' site has no solutions
       } else if (!path.empty() && fs::is_regular_file(site.source / path)) {
         site.files.insert(path);
         converted += "<a href=\"repo/" + path + anchor + "\">" + text_label + "</a>";
@@ -160,17 +209,188 @@ std::string first_heading(const std::string& text) {
   return "";
 }
 
+// The page's text with its first heading's title replaced (the navigation
+// shows one entry per page: a stage's handout and its lab README, both
+// "Stage 1: bank mapping" in the kit, need titles of their own).
+std::string retitle(const std::string& text, const std::string& title) {
+  const auto at = text.rfind("# ", 0) == 0 ? 0 : text.find("\n# ");
+  if (at == std::string::npos) return text;
+  const auto begin = at == 0 ? 2 : at + 3;
+  const auto end = text.find('\n', begin);
+  return text.substr(0, begin) + title + (end == std::string::npos ? "" : text.substr(end));
+}
+
+// "Stage 1: bank mapping" -> "Stage 1 handout: bank mapping" ("第 1 阶段：..."
+// -> "第 1 阶段讲义：..."); a title of another form gets the role after it.
+std::string role_title(const std::string& title, const std::string& role) {
+  for (const std::string colon : {":", "："}) {
+    const auto at = title.find(colon);
+    if (at != std::string::npos && at < 20) {
+      const bool zh = colon != ":";
+      return title.substr(0, at) + (zh ? "" : " ") + role + title.substr(at);
+    }
+  }
+  return title + " (" + role + ")";
+}
+
+// The part of a Markdown page under "## HEADING" (up to the next "## "), "" if none.
+std::string section(const std::string& text, const std::string& heading) {
+  const std::string start = "\n## " + heading + "\n";
+  const auto at = text.find(start);
+  if (at == std::string::npos) return "";
+  const auto body = at + start.size();
+  const auto next = text.find("\n## ", body);
+  return text.substr(body, next == std::string::npos ? std::string::npos : next - body);
+}
+
+// The lines between the title and the first section that are not a link to
+// the other language ("**Difficulty:** ... **Time:** ...").
+std::string preamble(const std::string& text) {
+  std::istringstream in(text);
+  std::string line, out;
+  bool titled = false;
+  while (std::getline(in, line)) {
+    if (line.rfind("## ", 0) == 0) break;
+    if (line.rfind("# ", 0) == 0) {
+      titled = true;
+      continue;
+    }
+    if (titled && line.rfind("[", 0) != 0) out += line + "\n";
+  }
+  return out;
+}
+
+struct Part {
+  std::string name;
+  int points = 0, gpu_points = 0, checks = 0;
+};
+
+// The stage's parts and their points, from `grader --lab N --list` (the
+// rubric itself: "== part ==" and "  P points  title  [GPU only]" lines).
+std::vector<Part> points_of(const std::string& grader, int stage) {
+  std::vector<Part> parts;
+  if (grader.empty()) return parts;
+  const std::string command = "'" + grader + "' --lab " + std::to_string(stage) + " --list 2>/dev/null";
+  FILE* pipe = popen(command.c_str(), "r");
+  if (pipe == nullptr) return parts;
+  std::string listing;
+  std::array<char, 4096> buffer{};
+  for (std::size_t n; (n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0;) listing.append(buffer.data(), n);
+  if (pclose(pipe) != 0) return {};
+  std::istringstream in(listing);
+  std::string line;
+  const std::regex part(R"(== (.+) ==)"), check(R"(\s+(\d+) points?\s+(.*))");
+  while (std::getline(in, line)) {
+    std::smatch m;
+    if (std::regex_match(line, m, part)) {
+      parts.push_back({m[1].str()});
+    } else if (std::regex_match(line, m, check) && !parts.empty()) {
+      const int points = std::stoi(m[1].str());
+      (m[2].str().find("[GPU only]") != std::string::npos ? parts.back().gpu_points : parts.back().points) += points;
+      ++parts.back().checks;
+    }
+  }
+  return parts;
+}
+
+// Words of a stage page, in English or in Chinese.
+struct Words {
+  std::string goal_heading, tasks_heading, goal, tasks, points, points_column, part, checks, on_gpu, total, without_gpu, grade, grade_text,
+      verbose, list, pages, handout, lab, other, student_file, solution, no_points;
+};
+
+const Words kEnglish = {
+    "Goal", "Tasks", "Goal", "Tasks", "Points", "points", "part", "checks", "on a GPU", "in all", "without a GPU",
+    "Grade it", "From the kit's root, after the set-up of its README:", "also the details of the passing checks",
+    "every check and its points", "Read, then work", "the handout", "the lab README (files, build and run, hints, grading)",
+    "本阶段（中文）", "The file you edit", "The reference solution (instructor's site)",
+    "(the grader was not built: `grader --lab N --list` shows the points)"};
+const Words kChinese = {
+    "目标", "任务", "目标", "任务", "分值", "分值", "部分", "检查项", "GPU 上", "合计", "无 GPU 时",
+    "评分", "在实验包根目录下（先按 README 完成安装）：", "同时显示通过的检查的细节",
+    "列出每个检查项及其分值", "阅读与动手", "讲义", "实验说明（文件、构建与运行、提示、评分）",
+    "This stage in English", "要修改的文件", "参考答案（教师版站点）",
+    "（未构建评分程序：`grader --lab N --list` 列出分值）"};
+
+// "Stage 1: bank mapping": the title of the stage's handout, or its folder's name.
+std::string stage_title(const Site& site, const std::string& name, bool zh = false) {
+  const std::string handout = zh ? "handouts/zh/" + name + ".md" : "handouts/" + name + ".md";
+  return site.pages.count(handout) ? first_heading(read(site.source / handout)) : name;
+}
+
+// A stage's page in one language: its goal, tasks, points and grader command,
+// and its pages as subpages.
+std::string stage_page(Site& site, const std::string& name, bool zh, const std::vector<Part>& parts) {
+  const Words& w = zh ? kChinese : kEnglish;
+  const std::string number = std::to_string(std::stoi(name.substr(0, 2)));
+  const std::string id = "stage_" + name.substr(0, 2) + (zh ? "_zh" : "");
+  const std::string readme = "labs/" + name + (zh ? "/README.zh.md" : "/README.md");
+  const std::string handout = zh ? "handouts/zh/" + name + ".md" : "handouts/" + name + ".md";
+  const std::string readme_text = site.pages.count(readme) ? read(site.source / readme) : "";
+  const std::string title = stage_title(site, name, zh);
+  std::ostringstream page;
+  page << "# " << title << " {#" << id << "}\n\n";
+  if (!readme_text.empty()) page << convert(site, readme, preamble(readme_text), "") << "\n";
+  for (const auto& [heading, shown] : {std::pair{w.goal_heading, w.goal}, std::pair{w.tasks_heading, w.tasks}}) {
+    const std::string body = section(readme_text, heading);
+    if (!body.empty()) page << "## " << shown << "\n" << convert(site, readme, body, "") << "\n";
+  }
+  page << "## " << w.points << "\n\n";
+  if (parts.empty()) {
+    page << w.no_points << "\n\n";
+  } else {
+    int all = 0, gpu = 0;
+    page << "| " << w.part << " | " << w.points_column << " | " << w.checks << " |\n|---|---:|---:|\n";
+    for (const Part& p : parts) {
+      page << "| " << p.name << " | ";
+      if (p.points || !p.gpu_points) page << p.points;
+      if (p.gpu_points) page << (p.points ? " + " : "") << p.gpu_points << " (" << w.on_gpu << ")";
+      page << " | " << p.checks << " |\n";
+      all += p.points + p.gpu_points;
+      gpu += p.gpu_points;
+    }
+    page << "| <b>" << w.total << "</b> | <b>" << all << "</b>";
+    if (gpu) page << " (" << w.without_gpu << " " << all - gpu << ")";
+    page << " | |\n\n";
+  }
+  page << "## " << w.grade << "\n\n" << w.grade_text << "\n\n"
+       << "    build/grader/grader --lab " << number << "\n"
+       << "    build/grader/grader --lab " << number << " --verbose    # " << w.verbose << "\n"
+       << "    build/grader/grader --lab " << number << " --list       # " << w.list << "\n\n";
+  page << "## " << w.pages << "\n\n";
+  if (site.pages.count(handout)) page << "- \\subpage " << page_id(handout) << " \"" << w.handout << "\"\n";
+  if (site.pages.count(readme)) page << "- \\subpage " << page_id(readme) << " \"" << w.lab << "\"\n";
+  for (const std::string& code : site.code) {
+    if (code.rfind("labs/" + name + "/", 0) == 0) page << "- " << w.student_file << ": \\ref " << code << "\n";
+    if (code.rfind("solutions/" + name + "/", 0) == 0) page << "- " << w.solution << ": \\ref " << code << "\n";
+  }
+  if (zh && site.pages.count("handouts/zh/glossary.md")) page << "- 术语表（每个概念一个译名）：\\ref " << page_id("handouts/zh/glossary.md") << "\n";
+  page << "- " << w.other << ": \\ref stage_" << name.substr(0, 2) << (zh ? "" : "_zh") << "\n";
+  return page.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 3 || argc > 4 || (argc == 4 && std::string(argv[3]) != "--solutions")) {
-    std::cerr << "usage: banklab_site_pages SOURCE_DIR OUT_DIR [--solutions]\n";
+  Site site;
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool usage = args.size() < 2;
+  for (std::size_t i = 2; i < args.size() && !usage; ++i) {
+    if (args[i] == "--solutions") {
+      site.solutions = true;
+    } else if (args[i] == "--grader" && i + 1 < args.size()) {
+      site.grader = args[++i];
+    } else {
+      usage = true;
+    }
+  }
+  if (usage) {
+    std::cerr << "usage: banklab_site_pages SOURCE_DIR OUT_DIR [--solutions] [--grader GRADER]\n";
     return 2;
   }
-  Site site;
-  site.source = fs::absolute(argv[1]);
-  site.out = fs::absolute(argv[2]);
-  site.solutions = argc == 4 && fs::exists(site.source / "solutions");
+  site.source = fs::absolute(args[0]);
+  site.out = fs::absolute(args[1]);
+  site.solutions = site.solutions && fs::exists(site.source / "solutions");
   if (!fs::exists(site.source / "handouts" / "README.md")) {
     std::cerr << "banklab_site_pages: " << site.source << " is not the BankLab kit (no handouts/README.md)\n";
     return 2;
@@ -194,8 +414,8 @@ int main(int argc, char** argv) {
       }
     }
   }
-  // One page per stage, in order.
-  std::ostringstream stage_list;
+  // Two pages per stage (English, Chinese), in order; each holds its
+  // handout and lab README as subpages, which get titles of their own.
   std::vector<fs::path> stages;
   for (const auto& entry : fs::directory_iterator(site.source / "labs")) {
     const std::string name = entry.path().filename().string();
@@ -203,32 +423,36 @@ int main(int argc, char** argv) {
       stages.push_back(entry.path());
   }
   std::sort(stages.begin(), stages.end());
+  std::map<std::string, std::string> titles;  // page -> its title in the site
+  std::ostringstream stage_list;
   for (const fs::path& lab : stages) {
     const std::string name = lab.filename().string();
-    const std::string handout = "handouts/" + name + ".md";
-    const std::string title = site.pages.count(handout) ? first_heading(read(site.source / handout)) : name;
-    std::ostringstream page;
-    page << "# " << title << " {#stage_" << name.substr(0, 2) << "}\n\n";
-    auto item = [&](const std::string& label, const std::string& path) {
-      if (site.pages.count(path)) page << "- " << label << ": \\ref " << page_id(path) << " \"" << path << "\"\n";
-    };
-    item("Handout", handout);
-    item("讲义（中文）", "handouts/zh/" + name + ".md");
-    item("Lab README", "labs/" + name + "/README.md");
-    item("实验说明（中文）", "labs/" + name + "/README.zh.md");
-    for (const std::string& code : site.code) {
-      if (code.rfind("labs/" + name + "/", 0) == 0) page << "- The student's file: \\ref " << code << "\n";
-      if (code.rfind("solutions/" + name + "/", 0) == 0)
-        page << "- The reference solution (instructor build): \\ref " << code << "\n";
+    const auto parts = points_of(site.grader, std::stoi(name.substr(0, 2)));
+    if (!site.grader.empty() && parts.empty()) {
+      std::cerr << "banklab_site_pages: `" << site.grader << " --lab " << std::stoi(name.substr(0, 2))
+                << " --list` listed no checks: the stage page of " << name << " would have no points\n";
+      return 1;
     }
-    write(site.out / "stages" / (name + ".md"), page.str());
-    site.pages.insert("stages/" + name + ".md");
-    stage_list << "- \\subpage stage_" << name.substr(0, 2) << "\n";
+    for (const bool zh : {false, true}) {
+      const std::string handout = zh ? "handouts/zh/" + name + ".md" : "handouts/" + name + ".md";
+      const std::string readme = "labs/" + name + (zh ? "/README.zh.md" : "/README.md");
+      for (const auto& [page, role] : {std::pair{handout, zh ? "讲义" : "handout"}, std::pair{readme, zh ? "实验说明" : "lab"}}) {
+        if (site.pages.count(page)) titles[page] = role_title(first_heading(read(site.source / page)), role);
+      }
+      const std::string stage = "0-stages/" + name + (zh ? ".zh.md" : ".md");  // "0-": first in the navigation
+      write(site.out / stage, stage_page(site, name, zh, parts));
+      site.pages.insert(stage);
+    }
+    stage_list << "- \\ref stage_" << name.substr(0, 2) << " \"" << stage_title(site, name)
+               << "\" · \\ref stage_" << name.substr(0, 2) << "_zh \"中文\"\n";
   }
+  // The kit's README is "BankLab", the project's name, which the navigation's root shows.
+  titles["README.md"] = "BankLab: set-up and the kit's layout (README)";
   // The pages themselves; the overview (handouts/README.md) gets the stages.
   for (const std::string& page : site.pages) {
-    if (page.rfind("stages/", 0) == 0) continue;
+    if (page.rfind("0-stages/", 0) == 0) continue;
     std::string text = convert(site, page, read(site.source / page), page_id(page));
+    if (titles.count(page)) text = retitle(text, titles[page] + " {#" + page_id(page) + "}");
     if (page == "handouts/README.md") text += "\n## The stages, one page each\n\n" + stage_list.str();
     write(site.out / page, text);
   }

@@ -2,40 +2,105 @@
 // bank model (bank_model.js: common/bank_model compiled with Emscripten)
 // prices it, and the page shows the numbers, the lane groups, the
 // explanation, the bank map and, for a tile, where the lanes read. The URL's
-// hash carries the access (#preset=... or #w=4&mode=stride&stride=32...).
+// hash carries the access (#preset=... or #w=4&mode=stride&stride=32...) and
+// the language (&lang=zh: the page in Chinese; the bank model's explanation
+// stays in English, as banksim prints it).
 // With window.BANKLAB_CHECK set (tests/explorer), the page also runs each
 // given access and each preset through its own controls and writes what it
 // showed into <pre id="check-result">.
 "use strict";
 
 const PRESETS = [
-  {id: "column32", title: "float tile[32][32], a column (32-way)",
+  {id: "column32", title: "float tile[32][32], a column (32-way)", zh: "float tile[32][32]，读一列（32 路冲突）",
    state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 0, swz: 0, read: "col", index: 0}},
-  {id: "column33", title: "float tile[32][33], a column (padded)",
+  {id: "column33", title: "float tile[32][33], a column (padded)", zh: "float tile[32][33]，读一列（已填充）",
    state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 1, swz: 0, read: "col", index: 0}},
-  {id: "diagonal33", title: "float tile[32][33], the diagonal (2-way)",
+  {id: "diagonal33", title: "float tile[32][33], the diagonal (2-way)", zh: "float tile[32][33]，读对角线（2 路冲突）",
    state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 1, swz: 0, read: "diag", index: 0}},
-  {id: "swizzled", title: "float tile[32][32] XOR-swizzled, a column",
+  {id: "swizzled", title: "float tile[32][32] XOR-swizzled, a column", zh: "float tile[32][32] 经 XOR 重排，读一列",
    state: {mode: "tile", w: 4, rows: 32, cols: 32, pad: 0, swz: 1, read: "col", index: 3}},
-  {id: "chunks", title: "float4 tile[32][8], a column of chunks (8-way)",
+  {id: "chunks", title: "float4 tile[32][8], a column of chunks (8-way)", zh: "float4 tile[32][8]，读一列 16 字节分段（8 路冲突）",
    state: {mode: "tile", w: 16, rows: 32, cols: 8, pad: 0, swz: 0, read: "col", index: 0}},
-  {id: "chunks_swizzled", title: "float4 tile[32][8], chunk ^ row, a column of chunks",
+  {id: "chunks_swizzled", title: "float4 tile[32][8], chunk ^ (row % 8), a column of chunks", zh: "float4 tile[32][8]，分段 ^ (行 % 8)，读一列分段",
    state: {mode: "tile", w: 16, rows: 32, cols: 8, pad: 0, swz: 1, read: "col", index: 0}},
-  {id: "stride2", title: "stride 2 (2-way)", state: {mode: "stride", w: 4, stride: 2}},
-  {id: "broadcast", title: "every lane on one float (broadcast)", state: {mode: "stride", w: 4, stride: 0}},
-  {id: "double_broadcast", title: "every lane loads one double", state: {mode: "stride", w: 8, stride: 0}},
-  {id: "float4_broadcast", title: "every lane loads one float4", state: {mode: "stride", w: 16, stride: 0}},
-  {id: "double_column33", title: "double tile[32][33], a column", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 1, swz: 0, read: "col", index: 0}},
-  {id: "double_column34", title: "double tile[32][34], a column (2-way)", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 2, swz: 0, read: "col", index: 0}},
-  {id: "float4_rows", title: "float4, lane l reads element l (quarter-warps)", state: {mode: "stride", w: 16, stride: 1}},
-  {id: "struct3_y", title: "field y of 12-byte structures (stride 3)", state: {mode: "stride", w: 4, stride: 3, base: 4}},
-  {id: "struct4_y", title: "field y of 16-byte structures (stride 4, 4-way)", state: {mode: "stride", w: 4, stride: 4, base: 4}},
-  {id: "pitch24", title: "rows of 24 floats, a column (8-way)", state: {mode: "stride", w: 4, stride: 24}},
-  {id: "pitch25", title: "rows of 25 floats, a column", state: {mode: "stride", w: 4, stride: 25}},
-  {id: "weights_per_lane", title: "8 weights per lane, lane l reads its weight k (8-way)", state: {mode: "stride", w: 4, stride: 8}},
-  {id: "pair_merge", title: "double, lanes 2k and 2k+1 on one address (pair-merge)",
+  {id: "stride2", title: "stride 2 (2-way)", zh: "步长 2（2 路冲突）", state: {mode: "stride", w: 4, stride: 2}},
+  {id: "broadcast", title: "every lane on one float (broadcast)", zh: "所有 lane 读同一个 float（广播）", state: {mode: "stride", w: 4, stride: 0}},
+  {id: "double_broadcast", title: "every lane loads one double", zh: "所有 lane 读同一个 double", state: {mode: "stride", w: 8, stride: 0}},
+  {id: "float4_broadcast", title: "every lane loads one float4", zh: "所有 lane 读同一个 float4", state: {mode: "stride", w: 16, stride: 0}},
+  {id: "double_column33", title: "double tile[32][33], a column", zh: "double tile[32][33]，读一列", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 1, swz: 0, read: "col", index: 0}},
+  {id: "double_column34", title: "double tile[32][34], a column (2-way)", zh: "double tile[32][34]，读一列（2 路冲突）", state: {mode: "tile", w: 8, rows: 32, cols: 32, pad: 2, swz: 0, read: "col", index: 0}},
+  {id: "float4_rows", title: "float4, lane l reads element l (quarter-warps)", zh: "float4，lane l 读元素 l（按四分之一 warp 服务）", state: {mode: "stride", w: 16, stride: 1}},
+  {id: "struct3_y", title: "field y of 12-byte structures (stride 3)", zh: "12 字节结构体的字段 y（步长 3）", state: {mode: "stride", w: 4, stride: 3, base: 4}},
+  {id: "struct4_y", title: "field y of 16-byte structures (stride 4, 4-way)", zh: "16 字节结构体的字段 y（步长 4，4 路冲突）", state: {mode: "stride", w: 4, stride: 4, base: 4}},
+  {id: "pitch24", title: "rows of 24 floats, a column (8-way)", zh: "每行 24 个 float，读一列（8 路冲突）", state: {mode: "stride", w: 4, stride: 24}},
+  {id: "pitch25", title: "rows of 25 floats, a column", zh: "每行 25 个 float，读一列", state: {mode: "stride", w: 4, stride: 25}},
+  {id: "weights_per_lane", title: "8 weights per lane, lane l reads its weight k (8-way)", zh: "每个 lane 8 个权重，lane l 读它的第 k 个（8 路冲突）", state: {mode: "stride", w: 4, stride: 8}},
+  {id: "pair_merge", title: "double, lanes 2k and 2k+1 on one address (pair-merge)", zh: "double，lane 2k 与 2k+1 同一地址（成对合并）",
    state: {mode: "offsets", w: 8, offsets: Array.from({length: 32}, (_, l) => String(8 * (l >> 1))).join(" ")}},
 ];
+
+// The page's words in each language: data-i18n="KEY" elements show WORDS[lang][KEY].
+const WORDS = {
+  en: {},  // filled from the page itself (its English text)
+  zh: {
+    title: "BankLab bank 探索器", language: "语言",
+    lead: "一条 warp 范围的共享内存指令，由实验包的 bank 模型计价（H200 的规则，与 banksim 同一份代码，编译为 WebAssembly）：" +
+          "选择访问方式，读出 wavefront 数、bank 图和解释。不从网络加载任何内容。",
+    preset: "预设", example: "示例", none: "（无）", access: "访问", width: "每个 lane 的字节数", direction: "方向",
+    load: "读（load）", store: "写（store）", pattern: "模式", mode_stride: "步长", mode_offsets: "32 个偏移",
+    mode_tile: "二维 tile", stride_legend: "步长", stride: "步长（元素）", base: "起始（字节）", lanes: "活跃 lane",
+    lanes_help: "all、even、odd，或列表：0-15 或 0,2,8-11", offsets_legend: "偏移",
+    offsets: "32 个字节偏移，- 表示不活跃的 lane", tile_legend: "tile", rows: "行数", cols: "列数",
+    pad: "填充（每行元素数）", swizzle: "XOR 重排：元素 (行, 列) 存放在列 ^ (行 % 列数)", read: "读取",
+    read_col: "一列", read_row: "一行", read_diag: "对角线", index: "第几列 / 行", predict_legend: "先预测",
+    predict: "预测之前隐藏答案", guess: "你预测的 wavefront 数", check: "检查", link: "此访问的链接：",
+    permalink: "永久链接", tile_heading: "tile，按 bank 着色（加框：各 lane 读的元素）", groups_heading: "lane 组",
+    why_heading: "原因（bank 模型的说明，英文）", map_heading: "bank 图（横向为 bank，纵向为 wavefront）",
+    banksim_heading: "banksim 中的同一访问",
+  },
+};
+let lang = "en";
+const say = {
+  en: {
+    numbers: (a) => `<strong id="wf">${a.wavefronts}</strong> wavefront${a.wavefronts === 1 ? "" : "s"},` +
+        ` ideal <span id="ideal">${a.ideal}</span>, <span id="conflicts">${a.conflicts}</span> bank conflict` +
+        `${a.conflicts === 1 ? "" : "s"}` + (a.passes !== a.wavefronts ? `, ${a.passes} pipeline passes` : ""),
+    group: (i, g, active) => `group ${i}: lanes ${g.lanes[0]}-${g.lanes[g.lanes.length - 1]} (` +
+        (active ? `${active} active` : "none active") + `): ${g.wavefronts} wavefront${g.wavefronts === 1 ? "" : "s"}`,
+    merged: (m) => `merged: every active lane t whose partner t ^ ${m} is active reads the partner's ` +
+        "address, so the groups double (a load only)",
+    first: "Type your number of wavefronts first.", right: "Right.",
+    wrong: (w, g) => `Not quite: ${w} wavefronts (you said ${g}). The bank map shows why.`,
+    loading: "loading the bank model...",
+  },
+  zh: {
+    numbers: (a) => `<strong id="wf">${a.wavefronts}</strong> 个 wavefront，理想值 <span id="ideal">${a.ideal}</span>，` +
+        `<span id="conflicts">${a.conflicts}</span> 次 bank 冲突` + (a.passes !== a.wavefronts ? `，${a.passes} 次流水线通过` : ""),
+    group: (i, g, active) => `第 ${i} 组：lane ${g.lanes[0]}-${g.lanes[g.lanes.length - 1]}（` +
+        (active ? `${active} 个活跃` : "无活跃 lane") + `）：${g.wavefronts} 个 wavefront`,
+    merged: (m) => `成对合并：每个伙伴 t ^ ${m} 也活跃的活跃 lane t 读伙伴的地址，因此组数翻倍（仅限读）`,
+    first: "请先填入你预测的 wavefront 数。", right: "正确。",
+    wrong: (w, g) => `不对：是 ${w} 个 wavefront（你填的是 ${g}）。bank 图给出了原因。`,
+    loading: "正在加载 bank 模型……",
+  },
+};
+
+// Shows the page in language `to` ("en" or "zh"): every data-i18n element,
+// the presets' names, and the numbers of the access shown.
+function setLanguage(to) {
+  lang = WORDS[to] ? to : "en";
+  document.documentElement.lang = lang === "zh" ? "zh-CN" : "en";
+  for (const e of document.querySelectorAll("[data-i18n]")) {
+    const key = e.dataset.i18n;
+    if (!(key in WORDS.en)) WORDS.en[key] = e.textContent;
+    e.textContent = WORDS[lang][key] || WORDS.en[key];
+  }
+  for (const option of $("preset").options) {
+    const p = PRESETS.find((x) => x.id === option.value);
+    if (p) option.textContent = lang === "zh" ? p.zh : p.title;
+  }
+  $("lang").value = lang;
+}
 
 const DEFAULTS = {mode: "stride", w: 4, op: "ld", stride: 32, base: 0, lanes: "all", offsets: "",
                   rows: 32, cols: 32, pad: 0, swz: 0, read: "col", index: 0};
@@ -77,14 +142,17 @@ function stateFromHash(hash) {
   const preset = PRESETS.find((p) => p.id === params.get("preset"));
   if (preset) return Object.assign({}, preset.state, {preset: preset.id});
   const s = {};
-  for (const [k, v] of params) s[k] = ["mode", "op", "lanes", "offsets", "read"].includes(k) ? v : Number(v);
+  for (const [k, v] of params) {
+    if (k === "lang") continue;
+    s[k] = ["mode", "op", "lanes", "offsets", "read"].includes(k) ? v : Number(v);
+  }
   return Object.keys(s).length ? s : Object.assign({}, PRESETS[0].state, {preset: PRESETS[0].id});
 }
 
 function hashOf(s) {
   const keys = {stride: ["w", "op", "mode", "stride", "base", "lanes"], offsets: ["w", "op", "mode", "offsets"],
                 tile: ["w", "op", "mode", "rows", "cols", "pad", "swz", "read", "index"]}[s.mode];
-  return "#" + keys.map((k) => `${k}=${encodeURIComponent(s[k])}`).join("&");
+  return "#" + keys.map((k) => `${k}=${encodeURIComponent(s[k])}`).join("&") + (lang === "en" ? "" : `&lang=${lang}`);
 }
 
 // The 32 lane offsets (null: inactive), the banksim command, and for a tile
@@ -167,21 +235,16 @@ function show(s) {
   show.last = answer;
   $("command").textContent = (access.command || `banksim --width ${s.w} --offsets "${offsetsText(access.offsets)}"`) +
                              (s.op === "st" ? " --op st" : "");
-  $("numbers").innerHTML = `<strong id="wf">${answer.wavefronts}</strong> wavefront${answer.wavefronts === 1 ? "" : "s"},` +
-      ` ideal <span id="ideal">${answer.ideal}</span>, <span id="conflicts">${answer.conflicts}</span> bank conflict` +
-      `${answer.conflicts === 1 ? "" : "s"}` + (answer.passes !== answer.wavefronts ? `, ${answer.passes} pipeline passes` : "");
+  $("numbers").innerHTML = say[lang].numbers(answer);
   $("groups").textContent = "";
   answer.groups.forEach((g, i) => {
     const item = document.createElement("li");
-    const active = g.active.length ? `${g.active.length} active` : "none active";
-    item.textContent = `group ${i}: lanes ${g.lanes[0]}-${g.lanes[g.lanes.length - 1]} (${active}): ` +
-        `${g.wavefronts} wavefront${g.wavefronts === 1 ? "" : "s"}`;
+    item.textContent = say[lang].group(i, g, g.active.length);
     $("groups").appendChild(item);
   });
   if (answer.merge > 0) {
     const item = document.createElement("li");
-    item.textContent = `merged: every active lane t whose partner t ^ ${answer.merge} is active reads the partner's ` +
-        "address, so the groups double (a load only)";
+    item.textContent = say[lang].merged(answer.merge);
     $("groups").appendChild(item);
   }
   $("explanation").textContent = answer.explanation;
@@ -242,12 +305,16 @@ function start(module) {
   $("predict-mode").addEventListener("change", update);
   $("check").addEventListener("click", () => {
     const guess = Number($("guess").value);
-    if (!show.last || $("guess").value === "") { $("verdict").textContent = "Type your number of wavefronts first."; return; }
+    if (!show.last || $("guess").value === "") { $("verdict").textContent = say[lang].first; return; }
     show.revealed = true;
-    $("verdict").textContent = guess === show.last.wavefronts ? "Right." :
-        `Not quite: ${show.last.wavefronts} wavefronts (you said ${guess}). The bank map shows why.`;
+    $("verdict").textContent = guess === show.last.wavefronts ? say[lang].right : say[lang].wrong(show.last.wavefronts, guess);
     show(readState());
   });
+  $("lang").addEventListener("change", () => {
+    setLanguage($("lang").value);
+    update();
+  });
+  setLanguage(new URLSearchParams(location.hash.replace(/^#/, "")).get("lang") || "en");
   const initial = stateFromHash(location.hash);
   writeState(initial);
   if (initial.preset) $("preset").value = initial.preset;

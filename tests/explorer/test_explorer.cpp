@@ -6,6 +6,7 @@
 // exists, and a screenshot of the default view is kept (build/tests/explorer/explorer.png).
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -228,4 +229,85 @@ TEST_CASE("the explorer fits a phone's width and every control has a label, for 
   fs::remove(shot);
   run_command(chromium("--window-size=380,800 --screenshot=" + shot.string(), (kExplorer / "explorer_phone.html").string()));
   CHECK(fs::exists(shot));
+}
+
+TEST_CASE("the explorer's swizzle says what it computes: column ^ (row % columns), and a tile taller than wide follows it") {
+  const std::string html = slurp(kExplorer / "explorer.html");
+  CHECK(html.find("column ^ (row % columns)") != std::string::npos);
+  CHECK(html.find("(column ^ row)") == std::string::npos);
+  CHECK(slurp(kExplorer / "explorer.js").find("chunk ^ row,") == std::string::npos);
+  // 32 rows of 8 float4 chunks, swizzled, a column: lane l reads chunk
+  // 0 ^ (l % 8) of row l, 4 wavefronts (quarter-warps on 8 distinct chunk
+  // columns); "column ^ row" would put rows 8-31 outside the row.
+  const auto dom = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() +
+                                                          "#w=16&op=ld&mode=tile&rows=32&cols=8&pad=0&swz=1&read=col&index=0"));
+  INFO("the page shows: " << numbers_of(dom.out));
+  std::string offsets;
+  for (int l = 0; l < 32; ++l) offsets += (l ? " " : "") + std::to_string((l * 8 + (0 ^ (l % 8))) * 16);
+  const auto b = run_command(std::string(BANKSIM_PATH) + " --width 16 --offsets \"" + offsets + "\"");
+  std::smatch n;
+  REQUIRE(std::regex_search(b.out, n, std::regex(R"(wavefronts: (\d+))")));
+  CHECK(dom.out.find("<strong id=\"wf\">" + n[1].str() + "</strong>") != std::string::npos);
+  CHECK(dom.out.find(offsets) != std::string::npos);  // the banksim command the page shows
+}
+
+TEST_CASE("the explorer switches to Chinese: every label, the presets and the numbers, the same numbers as in English") {
+  const auto en = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#preset=column32"));
+  const auto zh = run_command(chromium("--dump-dom", (kExplorer / "explorer.html").string() + "#preset=column32&lang=zh"));
+  INFO("the page shows: " << numbers_of(zh.out));
+  CHECK(zh.out.find("lang=\"zh-CN\"") != std::string::npos);
+  CHECK(zh.out.find("<strong id=\"wf\">32</strong> 个 wavefront") != std::string::npos);
+  CHECK(en.out.find("<strong id=\"wf\">32</strong> wavefronts") != std::string::npos);
+  CHECK(zh.out.find("32 路冲突") != std::string::npos);  // the preset's name
+  // No English label is left in the Chinese view: every data-i18n element
+  // shows Chinese (a CJK character), and no element of the English view is missing.
+  const std::regex labelled(R"re(data-i18n="(\w+)"[^>]*>([^<]*)<)re");
+  std::set<std::string> keys_en, keys_zh;
+  for (std::sregex_iterator it(en.out.begin(), en.out.end(), labelled), end; it != end; ++it) keys_en.insert((*it)[1]);
+  int english = 0;
+  for (std::sregex_iterator it(zh.out.begin(), zh.out.end(), labelled), end; it != end; ++it) {
+    keys_zh.insert((*it)[1]);
+    const std::string text = (*it)[2];
+    const bool chinese = std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE3; });
+    if (!chinese && (*it)[1] != "title") {  // "BankLab bank 探索器" is Chinese; a tile's "tile" is the course's word
+      INFO("label " << (*it)[1] << " shows " << text);
+      CHECK((text == "tile" || text == "English"));
+      ++english;
+    }
+  }
+  CHECK(keys_en.size() >= 30);
+  CHECK(keys_zh == keys_en);
+  CHECK(english <= 1);
+}
+
+TEST_CASE("the explorer in Chinese draws every Chinese character with a font that has it (no boxes)") {
+  // Each distinct Chinese character the page shows, drawn on a canvas in the
+  // page's font, against a character no font has (U+10FFFD, the fallback
+  // box) and against nothing: without a CJK font (fonts-noto-cjk, installed
+  // by common/scripts/setup.sh) every one of them is a box.
+  std::string page = slurp(kExplorer / "explorer.html");
+  const std::string probe =
+      "<script>(function () {"
+      " const chars = [...new Set([...document.body.innerText].filter((c) => /[\\u4e00-\\u9fff]/.test(c)))];"
+      " const font = getComputedStyle(document.body).fontFamily;"
+      " const canvas = document.createElement('canvas'); canvas.width = 40; canvas.height = 40;"
+      " const g = canvas.getContext('2d', {willReadFrequently: true});"
+      " const draw = (c) => { g.clearRect(0, 0, 40, 40); g.font = `32px ${font}`; g.fillText(c, 2, 34);"
+      "   return g.getImageData(0, 0, 40, 40).data.join(','); };"
+      " const box = draw('\\u{10FFFD}'), blank = draw('');"
+      " const boxes = chars.filter((c) => draw(c) === box || draw(c) === blank);"
+      " const pre = document.createElement('pre'); pre.id = 'glyphs';"
+      " pre.textContent = `chars ${chars.length} boxes ${boxes.length} [${boxes.slice(0, 12).join('')}]`;"
+      " document.body.appendChild(pre);"
+      "})();</script>\n";
+  const auto at = page.find("</body>");
+  REQUIRE(at != std::string::npos);
+  page.insert(at, probe);
+  std::ofstream(kExplorer / "explorer_glyphs.html") << page;
+  const auto dom = run_command(chromium("--dump-dom", (kExplorer / "explorer_glyphs.html").string() + "#preset=column32&lang=zh"));
+  std::smatch m;
+  REQUIRE(std::regex_search(dom.out, m, std::regex(R"(<pre id="glyphs">chars (\d+) boxes (\d+) \[([^\]]*)\]</pre>)")));
+  INFO("boxes: " << m[3]);
+  CHECK(std::stoi(m[1]) >= 100);
+  CHECK(std::stoi(m[2]) == 0);
 }

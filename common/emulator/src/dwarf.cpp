@@ -271,7 +271,15 @@ std::unordered_map<std::uint64_t, std::size_t> tls_alignments(const unsigned cha
   }
   for (const auto& [offset, die] : dwarf.dies) {
     if (die.tag != kTagVariable || die.tls_offset == ~std::uint64_t{0}) continue;
-    const std::size_t a = dwarf.alignment(dwarf.type_of(offset));
+    // The type's alignment, or the declaration's own (`__align__(16) float
+    // a[N]`, alignas) where that is larger: what nvcc guarantees the variable.
+    std::size_t a = dwarf.alignment(dwarf.type_of(offset));
+    for (std::uint64_t d = offset, depth = 0; d != 0 && depth < 4; ++depth) {
+      const auto found = dwarf.dies.find(d);
+      if (found == dwarf.dies.end()) break;
+      if (a != 0) a = std::max<std::size_t>(a, static_cast<std::size_t>(found->second.alignment));
+      d = found->second.origin;
+    }
     if (a != 0) out[die.tls_offset] = a;
   }
   return out;

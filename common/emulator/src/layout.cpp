@@ -23,9 +23,9 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
   rt().not_shared.clear();
   for (const DataSymbol& s : symbols.not_shared) rt().not_shared.push_back({s.address, s.size, 0});
   std::size_t offset = 0;
-  auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align) {
+  auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align, std::size_t declared) {
     offset = (offset + align - 1) / align * align;
-    rt().vars.push_back({s.address, size, offset});
+    rt().vars.push_back({s.address, size, offset, declared});
     report.shared_variables.push_back({s.name, s.address, size, offset});
     offset += size;
   };
@@ -35,7 +35,7 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
       align = 16;
       while (align > 1 && s.size % align != 0) align /= 2;
     }
-    place(s, s.size, align);
+    place(s, s.size, align, s.alignment);
   }
   report.shared_bytes = offset;
   if (dynamic_bytes > 0) {
@@ -50,7 +50,7 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
       add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
       return false;
     }
-    place(symbols.dynamic, dynamic_bytes, 16);
+    place(symbols.dynamic, dynamic_bytes, 16, 16);  // a GPU aligns dynamic shared memory to 16 bytes
   }
   report.dynamic_shared_bytes = dynamic_bytes;
   rt().shared_bytes = offset;

@@ -79,6 +79,7 @@ struct SharedVar {
   std::uintptr_t address = 0;
   std::size_t size = 0;
   std::size_t offset = 0;  // in the kernel's shared memory
+  std::size_t align = 0;   // what its declaration guarantees (0: unknown, no debug information)
 };
 
 // Per cell of the kernel's shared memory: who last wrote and read it, in

@@ -71,6 +71,29 @@ void report_misaligned(const Thread& self, std::size_t offset, unsigned size, bo
   }
 }
 
+// A vector access (float2, float4, double2: 8 or 16 bytes) wider than the
+// alignment its variable's declaration guarantees: a float4 cast of a `float`
+// array. nvcc places such an array at a multiple of 4 bytes only, so the
+// access may fault on a GPU in another layout (another variable before it)
+// even where this one happens to be aligned. The emulator reports it and
+// stops the launch before the access runs (the host copy has only the
+// declared alignment, as on a GPU).
+[[noreturn]] void report_underaligned(const Thread& self, std::size_t offset, unsigned size, bool write,
+                                      std::uintptr_t pc, std::size_t declared) {
+  rt().last_misaligned_pc = pc;
+  Finding& f = add_finding(FindingKind::kMisalignedShared, pc, 0,
+                           std::string("shared ") + (write ? "write" : "read") + " of " + std::to_string(size) +
+                               " bytes through a variable declared with only " + std::to_string(declared) +
+                               "-byte alignment (a GPU may place it at an offset that is not a multiple of " +
+                               std::to_string(size) + " and stop the kernel with 'misaligned address')");
+  if (f.details.empty()) {
+    f.details.push_back("first by " + thread_text(self) + " of " + block_text() + ": " + describe_shared(offset));
+    f.details.push_back("declare the array with the vector type (float4 a[N]) or __align__(" + std::to_string(size) +
+                        "), then cast it to the scalar type where you need one");
+  }
+  stop_launch();
+}
+
 }  // namespace
 
 namespace {
@@ -168,6 +191,11 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
   if ((size == 2 || size == 4 || size == 8 || size == 16) && (offset & (size - 1)) != 0) {
     report_misaligned(self, offset, size, write, pc);
     return;
+  }
+  if (size >= 8) {
+    for (const SharedVar& v : r.vars) {
+      if (offset - v.offset < v.size && v.align != 0 && v.align < size) report_underaligned(self, offset, size, write, pc, v.align);
+    }
   }
   const auto tid = static_cast<std::uint16_t>(self.linear);
   const std::uint32_t sync_count = write ? r.warps[self.warp].sync_count : 0;

@@ -116,7 +116,9 @@ __global__ void indexes_past_shared(float* out) {
 // A float4 read of a row padded by one float: rows 1, 2, 3, 5, ... start 4,
 // 8 or 12 bytes past a multiple of 16, which a GPU rejects.
 __global__ void float4_in_padded_rows(float4* out) {
-  __shared__ float tile[32][33];
+  // Declared 16-byte aligned (the array itself is fine): the padding makes
+  // every row but the first start 4 bytes past a multiple of 16.
+  __shared__ __align__(16) float tile[32][33];
   for (int c = 0; c < 33; ++c) tile[threadIdx.x][c] = static_cast<float>(c);
   __syncthreads();
   out[threadIdx.x] = *reinterpret_cast<const float4*>(&tile[threadIdx.x][0]);  // MISALIGNED_FLOAT4
