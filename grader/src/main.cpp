@@ -307,7 +307,10 @@ int main(int argc, char** argv) {
           std::cout << json_text(report) << "\n";
         }
         std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
-        if (error.compiler_error()) {
+        if (error.output().find("the grader never grades a file whose source was not checked") !=
+            std::string::npos) {
+          std::cerr << "grader: " << implementation << " was not graded (no source check on this machine)\n";
+        } else if (error.compiler_error()) {
           std::cerr << "grader: fix the error above in " << implementation << " and run the grader again\n";
         } else {
           std::cerr << "grader: nothing is wrong with " << implementation

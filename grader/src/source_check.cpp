@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ast_check.hpp"
+#include "ast_verdicts.hpp"
 #include "builder.hpp"
 #include "nvcc_check.hpp"
 #include "process.hpp"
@@ -135,6 +136,7 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
         cached.own_includes.push_back(file);
       }
       cached.declaration_problems = j.at("problems").get<std::map<std::string, std::string>>();
+      record_source_check_description(absolute, j.value("how", std::string("checked earlier")));
     } catch (const nlohmann::json::exception&) {
       valid = false;
     }
@@ -216,7 +218,9 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
         defines_and_includes.push_back(flag);
       }
     }
-    const AstResult ast = check_ast(absolute, config.kernel_include_dirs, defines_and_includes, contract);
+    std::string how;
+    const AstResult ast = check_ast_anywhere(config, absolute, own_includes, defines_and_includes, contract, &how);
+    record_source_check_description(absolute, how);
     if (!ast.parsed) {
       // Where GCC refuses the file too, the build reports it in GCC's words;
       // a file only clang refuses cannot be checked, and is refused.
@@ -235,7 +239,9 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
   check_with_nvcc(config, absolute, own_includes, limit_seconds);  // what nvcc refuses is refused
   std::error_code ignored;
   fs::create_directories(config.cache_dir(), ignored);
-  nlohmann::json j = {{"includes", nlohmann::json::object()}, {"problems", report.declaration_problems}};
+  nlohmann::json j = {{"includes", nlohmann::json::object()},
+                      {"problems", report.declaration_problems},
+                      {"how", source_check_description(absolute)}};
   for (const auto& file : own_includes) j["includes"][file] = fnv(file_text(file));
   std::ofstream(record) << j.dump(1) << '\n';
   return report;
