@@ -20,4 +20,10 @@ fi
 grep -v -E '^(solutions/|tests/|\.ci/|grader/labs/[^/]+/results/|grader/labs/gpu_results|common/scripts/gradescope/|common/scripts/student_kit/|common/scripts/make_student_kit\.sh|common/scripts/gpu_results\.sh|grader/README\.md|README\.md$)' \
   "$list" | (cd "$kit" && tar cf - -T -) | tar xf - -C "$out"
 cp "$kit/common/scripts/student_kit/README.md" "$out/README.md"
+# The GPU checks' reference kernels, compiled (device code and PTX, no source),
+# by this tree's grader where it was built with nvcc (BANKLAB_GRADER: another).
+grader=${BANKLAB_GRADER:-$kit/build/grader/grader}
+if ! { [ -x "$grader" ] && "$grader" --lab all --kit-references "$out" >&2; }; then
+  echo "make_student_kit.sh: no compiled reference kernels ($grader, built with nvcc, makes them): --backend gpu refuses in this kit" >&2
+fi
 echo "$out"

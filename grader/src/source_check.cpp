@@ -108,8 +108,25 @@ constexpr const char* kAstRulesVersion = "ast rules 1";
 
 }  // namespace
 
+namespace {
+SourceReport check_source_impl(const Config& config, const std::string& source, double limit_seconds,
+                               const Contract* contract, bool whole);
+}  // namespace
+
 SourceReport check_source(const Config& config, const std::string& source, double limit_seconds,
                           const Contract* contract) {
+  return check_source_impl(config, source, limit_seconds, contract, true);
+}
+
+std::string check_source_tree_only(const Config& config, const std::string& source, double limit_seconds,
+                                   const Contract* contract) {
+  check_source_impl(config, source, limit_seconds, contract, false);
+  return source_check_description(source);
+}
+
+namespace {
+SourceReport check_source_impl(const Config& config, const std::string& source, double limit_seconds,
+                               const Contract* contract, bool whole) {
   const std::string absolute = fs::absolute(source).lexically_normal().string();
   // A file that passed before, unchanged with everything it includes, passes
   // again without preprocessing (grading a cached build stays fast).
@@ -140,7 +157,7 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
     } catch (const nlohmann::json::exception&) {
       valid = false;
     }
-    if (valid) return cached;
+    if (valid && whole) return cached;
   }
   auto compiler = [&](bool as_device, const char* mode) {
     std::vector<std::string> cmd = {config.cxx, "-std=c++17", mode};
@@ -236,6 +253,7 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
     if (!ast.refused.empty()) refuse(ast.refused);
     report.declaration_problems = ast.declaration_problems;
   }
+  if (!whole) return report;
   check_with_nvcc(config, absolute, own_includes, limit_seconds);  // what nvcc refuses is refused
   std::error_code ignored;
   fs::create_directories(config.cache_dir(), ignored);
@@ -246,5 +264,7 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
   std::ofstream(record) << j.dump(1) << '\n';
   return report;
 }
+
+}  // namespace
 
 }  // namespace banklab::grader
