@@ -280,8 +280,8 @@ int main(int argc, char** argv) {
         const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
         try {
           refuse_oversized(implementation);
-          std::cout << "lab " << n << " " << implementation << ": source check passed ("
-                    << check_source_tree_only(config, implementation, build_time_limit, contract_for(n)) << ")\n";
+          const std::string how = check_source_tree_only(config, implementation, build_time_limit, contract_for(n));
+          std::cout << "lab " << n << " " << implementation << ": source check passed (" << how << ")\n";
         } catch (const BuildError& error) {
           std::cout << "lab " << n << " " << implementation << ": refused: " << error.what() << "\n";
         }
