@@ -335,7 +335,7 @@ SandboxLaunch::SandboxLaunch(const SandboxView& view, const std::vector<std::str
     // and writes below its own /proc entry: without it cudaMalloc fails with
     // "OS call failed" (cudaErrorOperatingSystem; seen on the H200, where
     // write access to /proc made it pass and no other folder did).
-    rule("/proc/self", kFsRead | LANDLOCK_ACCESS_FS_WRITE_FILE);
+    rule("/proc/self", kFsRead | LANDLOCK_ACCESS_FS_WRITE_FILE | kFsTruncate);  // fopen(..., "w") truncates
   }
   for (const std::string& path : view.read_only) {
     bool holds_hidden = false;
