@@ -33,7 +33,7 @@ __device__ int puzzle_offset(int puzzle, int lane) {
 
 // One warp; lane l loads `width` bytes at puzzle(l) (-1: the lane sits out).
 __global__ void puzzle_load(int puzzle, int width, unsigned* sink) {
-  __shared__ alignas(16) unsigned char bytes[lab01::kSharedBytes];
+  alignas(16) __shared__ unsigned char bytes[lab01::kSharedBytes];
   const int lane = static_cast<int>(threadIdx.x);
   for (int i = lane; i < lab01::kSharedBytes; i += 32) bytes[i] = static_cast<unsigned char>(i);
   __syncthreads();
