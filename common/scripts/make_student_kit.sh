@@ -26,4 +26,10 @@ grep -E '^(tests/data/|grader/labs/lab03/results/h200_transpose_ladder\.txt$|tes
   "$list" >> "$list.kit" || true
 (cd "$kit" && tar cf - -T "$list.kit") | tar xf - -C "$out"
 cp "$kit/common/scripts/student_kit/README.md" "$out/README.md"
+# The GPU checks' reference kernels, compiled (device code and PTX, no source),
+# by this tree's grader where it was built with nvcc (BANKLAB_GRADER: another).
+grader=${BANKLAB_GRADER:-$kit/build/grader/grader}
+if ! { [ -x "$grader" ] && "$grader" --lab all --kit-references "$out" >&2; }; then
+  echo "make_student_kit.sh: no compiled reference kernels ($grader, built with nvcc, makes them): --backend gpu refuses in this kit" >&2
+fi
 echo "$out"

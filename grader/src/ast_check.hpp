@@ -38,4 +38,14 @@ struct AstResult {
 AstResult check_ast(const std::string& file, const std::vector<std::string>& include_dirs,
                     const std::vector<std::string>& defines_and_includes, const Contract* contract);
 
+/// check_ast's arguments, for the loadable library's entry point
+/// (`banklab_ast_check_v1` in ast_plugin.cpp; the grader calls it through
+/// ast_verdicts.hpp).
+struct AstRequest {
+  std::string file;
+  std::vector<std::string> include_dirs;
+  std::vector<std::string> defines_and_includes;
+  const Contract* contract = nullptr;
+};
+
 }  // namespace banklab::grader

@@ -217,7 +217,19 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   std::vector<std::string> arch;
   for (const std::string& a : config_.cuda_architectures)
     arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
+  // The reference kernels: compiled from solutions/ (the instructor's tree),
+  // or the compiled object the student kit ships, or none (stage 1).
   const std::string solution = config_.lab_file(lab, true);
+  const bool from_source = fs::exists(solution);
+  const std::string shipped = reference_object_path(lab);
+  const bool needs_reference = gpu_runner_needs_reference(lab);
+  if (!from_source && needs_reference && !fs::exists(shipped)) {
+    throw BuildError("the GPU runner of stage " + std::to_string(lab.number) +
+                         " needs the reference kernels, and this kit has neither solutions/ nor " + shipped,
+                     "make the kit again with nvcc installed (common/scripts/make_student_kit.sh compiles them), "
+                     "or grade on the CPU: --backend cpu",
+                     false);
+  }
   const std::vector<std::string> own_includes =
       check_source(config_, source, time_limit_, contract_for(lab.number)).own_includes;
   Hash hash{config_.source_dir, config_.build_dir};
@@ -227,13 +239,20 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   hash.add(fs::path(config_.nvcc).filename().string());
   for (const auto& a : arch) hash.add(a);
   hash.add(read_file(absolute));
-  hash.add(read_file(solution));
+  const std::vector<std::string> shipped_objects = reference_objects(lab);
+  if (from_source) {
+    hash.add(read_file(solution));
+  } else {
+    hash.add("compiled reference");
+    for (const auto& object : shipped_objects) hash.add(read_file(object));
+  }
   // Everything in the stage's grader folder (runners, harness headers) and
   // the libraries the runner links.
   std::vector<fs::path> harness;
   std::vector<std::string> folders = {lab.harness_dir};
   folders.insert(folders.end(), lab.gpu_include_dirs.begin(), lab.gpu_include_dirs.end());
   for (const auto& folder : folders) {
+    if (!fs::is_directory(folder)) continue;  // solutions/ in the student kit
     for (const auto& entry : fs::directory_iterator(folder)) {
       if (entry.is_regular_file()) harness.push_back(entry.path());
     }
@@ -258,7 +277,9 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   solution_step.insert(solution_step.end(), {"-c", solution, "-o", dir + "/solution.o"});
   std::vector<std::string> link = {"-I" + lab.harness_dir};
   for (const auto& include : lab.gpu_include_dirs) link.push_back("-I" + include);
-  link.insert(link.end(), {lab.gpu_runner_source, dir + "/student.o", dir + "/solution.o"});
+  link.insert(link.end(), {lab.gpu_runner_source, dir + "/student.o"});
+  if (from_source) link.push_back(dir + "/solution.o");
+  else link.insert(link.end(), shipped_objects.begin(), shipped_objects.end());
   link.insert(link.end(), lab.gpu_libraries.begin(), lab.gpu_libraries.end());
   link.insert(link.end(), {"-o", runner});
   // The student's compile sees the submission and the toolkit, not the
@@ -273,10 +294,102 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   link_sees.read_only = {toolkit, lab.harness_dir, lab.gpu_runner_source};
   link_sees.read_only.insert(link_sees.read_only.end(), lab.gpu_include_dirs.begin(), lab.gpu_include_dirs.end());
   link_sees.read_only.insert(link_sees.read_only.end(), lab.gpu_libraries.begin(), lab.gpu_libraries.end());
-  build_cached({nvcc({"-c", absolute, "-o", dir + "/student.o"}), solution_step, nvcc(link)}, runner,
-               fs::path(source).filename().string() + " for the GPU", time_limit_,
-               {student_sees, solution_sees, link_sees});
+  if (!from_source) link_sees.read_only.insert(link_sees.read_only.end(), shipped_objects.begin(), shipped_objects.end());
+  std::vector<std::vector<std::string>> steps = {nvcc({"-c", absolute, "-o", dir + "/student.o"})};
+  std::vector<SandboxView> views = {student_sees};
+  if (from_source) {
+    steps.push_back(solution_step);
+    views.push_back(solution_sees);
+  }
+  steps.push_back(nvcc(link));
+  views.push_back(link_sees);
+  build_cached(steps, runner, fs::path(source).filename().string() + " for the GPU", time_limit_, views);
   return runner;
+}
+
+void RunnerBuilder::reference_object(const LabFiles& lab, const std::vector<std::string>& architectures,
+                                     const std::string& object) const {
+  reference_object_of(lab, config_.lab_file(lab, true), lab.solution_renames, architectures, object);
+  // Another stage's reference that the runner includes as source (stage 4
+  // times stage 3's padded transpose): compiled too, its names prefixed
+  // stageN_ instead of solution_ (the runner declares them so in the kit).
+  for (const std::string& folder : lab.gpu_include_dirs) {
+    for (const auto& [number, other] : config_.labs) {
+      if (folder != config_.source_dir + "/solutions/" + other.folder) continue;
+      std::vector<std::string> renames;
+      for (std::string rename : other.solution_renames) {
+        const auto at = rename.find("=solution_");
+        if (at != std::string::npos) rename.replace(at, 10, "=stage" + std::to_string(number) + "_");
+        renames.push_back(rename);
+      }
+      reference_object_of(other, config_.lab_file(other, true), renames, architectures,
+                          (fs::path(object).parent_path() / ("stage" + std::to_string(number) + "_gpu.o")).string());
+    }
+  }
+}
+
+void RunnerBuilder::reference_object_of(const LabFiles& lab, const std::string& solution,
+                                        const std::vector<std::string>& renames,
+                                        const std::vector<std::string>& architectures, const std::string& object) const {
+  if (config_.nvcc.empty()) {
+    throw BuildError("no CUDA compiler: the build found no nvcc", "install the CUDA Toolkit and reconfigure", false);
+  }
+  require_source(solution);
+  if (architectures.empty()) throw BuildError("no CUDA architectures given for the reference kernels", "", false);
+  // -fdata-sections puts each host variable in a section of its own, so that
+  // the reference's prediction arrays can be removed whole below.
+  std::vector<std::string> compile = {config_.nvcc, "-O2", "-std=c++17", "-rdc=true", "-Xcompiler", "-fdata-sections"};
+  for (const std::string& a : architectures) compile.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
+  compile.push_back("-gencode=arch=compute_" + architectures.front() + ",code=compute_" + architectures.front());
+  compile.insert(compile.end(), renames.begin(), renames.end());
+  const std::string compiled = object + ".full.o";
+  compile.insert(compile.end(), {"-c", solution, "-o", compiled});
+  fs::create_directories(fs::path(object).parent_path());
+  const ProcessResult r = run_process(compile, time_limit_);
+  if (!r.ok()) {
+    throw BuildError("the reference of stage " + std::to_string(lab.number) + " does not build for the GPU (" +
+                         r.describe(time_limit_) + ")",
+                     "$ " + shell_quote(compile) + "\n" + r.out + r.err);
+  }
+  // Host data of the reference is no kernel the runner calls: its answers
+  // to the prediction tasks go (the renamed arrays' sections), with the
+  // debug information that would name its lines.
+  std::vector<std::string> strip = {"objcopy", "--strip-debug"};
+  for (const std::string& rename : renames) {
+    const auto eq = rename.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string renamed = rename.substr(eq + 1);
+    if (renamed.find("predicted") != std::string::npos) strip.push_back("--remove-section=.data." + renamed);
+  }
+  strip.insert(strip.end(), {compiled, object});
+  const ProcessResult s = run_process(strip, time_limit_);
+  std::error_code ignored;
+  fs::remove(compiled, ignored);
+  if (!s.ok()) {
+    throw BuildError("objcopy could not strip the reference of stage " + std::to_string(lab.number),
+                     "$ " + shell_quote(strip) + "\n" + s.out + s.err, false);
+  }
+}
+
+std::string reference_object_path(const LabFiles& lab) { return lab.harness_dir + "/reference/solution_gpu.o"; }
+
+std::vector<std::string> reference_objects(const LabFiles& lab) {
+  std::vector<std::string> objects;
+  std::error_code error;
+  for (fs::directory_iterator it(lab.harness_dir + "/reference", error), end; !error && it != end; it.increment(error)) {
+    if (it->path().extension() == ".o") objects.push_back(it->path().string());
+  }
+  std::sort(objects.begin(), objects.end());
+  return objects;
+}
+
+bool gpu_runner_needs_reference(const LabFiles& lab) {
+  return read_file(lab.gpu_runner_source).find("solution_") != std::string::npos;
+}
+
+bool has_gpu_reference(const Config& config, const LabFiles& lab) {
+  return fs::exists(config.lab_file(lab, true)) || !gpu_runner_needs_reference(lab) ||
+         fs::exists(reference_object_path(lab));
 }
 
 }  // namespace banklab::grader

@@ -18,6 +18,10 @@
 #include "hints.hpp"
 #include "class_report.hpp"
 #include "gpu_lock.hpp"
+#include "builder.hpp"
+#include "contract.hpp"
+#include "export_program.hpp"
+#include "source_check.hpp"
 #include "output.hpp"
 #include "process.hpp"
 #include "quiz.hpp"
@@ -36,12 +40,16 @@ struct BackendChoice {
 };
 
 // auto: the GPU when one is usable, else the CPU emulator, saying why.
-BackendChoice choose_backend(const Config& config, const std::string& requested) {
+BackendChoice choose_backend(const Config& config, const std::string& requested, const std::vector<int>& labs) {
   if (requested == "cpu") return {Backend::kCpu, "chosen with --backend cpu"};
   std::string why_not;
-  if (!std::filesystem::exists(config.source_dir + "/solutions")) {
-    // The student kit: the GPU checks time the kernel against the reference.
-    why_not = "this kit has no reference solutions (the GPU checks time yours against them)";
+  for (int n : labs) {
+    // The GPU checks time the kernel against the reference kernels: the
+    // student kit ships them compiled (make_student_kit.sh), or not at all
+    // when it was made without nvcc.
+    if (has_gpu_reference(config, config.labs.at(n))) continue;
+    why_not = "this kit has no compiled reference kernels for stage " + std::to_string(n) + " (" +
+              reference_object_path(config.labs.at(n)) + "; the GPU checks time yours against them)";
     if (requested == "gpu") throw std::runtime_error("--backend gpu: " + why_not + "; use --backend cpu");
     return {Backend::kCpu, why_not + ", so the CPU emulator"};
   }
@@ -253,9 +261,25 @@ int main(int argc, char** argv) {
                        ->expected(0, 1);
   app.add_flag("--template", quiz_template,
                "with --lab quiz: print an empty answers file (a fresh labs/quiz/answers.txt), then stop");
+  std::string export_dir;
+  app.add_option("--export-program", export_dir,
+                 "write DIR: a whole program (program.cu with main, your file, a README) that launches your\n"
+                 "kernels as the grader does, for banklab run, nvcc, ncu and compute-sanitizer; then stop");
+  bool check_only = false;
+  app.add_flag("--check-source", check_only,
+               "run the source check only and record its verdict (build/grader/source_verdicts/), then stop:\n"
+               "a GPU machine without libclang grades the file with that verdict");
   app.add_flag("--build-only", build_only,
                "build the implementation for the CPU emulator and (where nvcc is) the GPU, then stop:\n"
                "prepares a build folder for a GPU machine that has no compilers");
+  std::string kit_references;
+  std::string kit_architectures = "75,80,86,89,90,100,120";
+  auto* kit_opt = app.add_option("--kit-references", kit_references,
+                 "write the stages' reference kernels, compiled (device code and PTX, no source), into the\n"
+                 "student kit KIT_DIR (grader/labs/labNN/reference/), then stop (make_student_kit.sh)");
+  app.add_option("--kit-architectures", kit_architectures,
+                 "with --kit-references: the GPU architectures, comma-separated (default 75,...,120)")
+      ->needs(kit_opt);
   app.add_option("--time-limit", time_limit, "seconds each check may run (default 60)")->check(CLI::PositiveNumber);
   app.add_option("--memory-limit", memory_limit_gib,
                  "GiB of memory a check's program may use before it is stopped (default 4; 0: no limit)")
@@ -267,7 +291,8 @@ int main(int argc, char** argv) {
   try {
     const Config config = load_config(argv[0]);
     if (!std::filesystem::exists(config.source_dir + "/solutions")) {
-      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade", "--shard"})
+      for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade", "--shard",
+                               "--kit-references", "--kit-architectures"})
         app.get_option(name)->group("");
     }
   } catch (const std::exception&) {
@@ -347,6 +372,27 @@ int main(int argc, char** argv) {
       for (int n : labs) print_list(rubric_for(n));
       return 0;
     }
+    if (!export_dir.empty()) {
+      if (labs.size() != 1) throw std::invalid_argument("--export-program needs one lab (--lab N), not --lab all");
+      const LabFiles& files = config.labs.at(labs[0]);
+      const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
+      std::cout << export_program(config, files, implementation, export_dir) << "\nwritten: " << export_dir << "\n";
+      return 0;
+    }
+    if (check_only) {
+      for (int n : labs) {
+        const LabFiles& files = config.labs.at(n);
+        const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
+        try {
+          refuse_oversized(implementation);
+          const std::string how = check_source_tree_only(config, implementation, build_time_limit, contract_for(n));
+          std::cout << "lab " << n << " " << implementation << ": source check passed (" << how << ")\n";
+        } catch (const BuildError& error) {
+          std::cout << "lab " << n << " " << implementation << ": refused: " << error.what() << "\n";
+        }
+      }
+      return 0;
+    }
     if (build_only) {
       for (int n : labs) {
         const LabFiles& files = config.labs.at(n);
@@ -364,7 +410,32 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
-    const BackendChoice choice = choose_backend(config, backend);
+    if (!kit_references.empty()) {
+      // The student kit's compiled reference kernels (make_student_kit.sh).
+      std::vector<std::string> archs;
+      std::istringstream list(kit_architectures);
+      for (std::string a; std::getline(list, a, ',');) {
+        if (!a.empty()) archs.push_back(a);
+      }
+      const RunnerBuilder builder(config, build_time_limit);
+      for (int n : labs) {
+        const LabFiles& files = config.labs.at(n);
+        if (!gpu_runner_needs_reference(files)) continue;
+        const std::string relative =
+            std::filesystem::relative(reference_object_path(files), config.source_dir).string();
+        const std::string object = (std::filesystem::path(kit_references) / relative).string();
+        try {
+          builder.reference_object(files, archs, object);
+        } catch (const BuildError& error) {
+          std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
+          return kUsageError;
+        }
+        std::cout << "lab " << n << " reference kernels: " << object << " (sm_" << kit_architectures
+                  << ", PTX compute_" << archs.front() << ")\n";
+      }
+      return 0;
+    }
+    const BackendChoice choice = choose_backend(config, backend, labs);
     const std::uint64_t the_seed = seed ? *seed : std::random_device{}() % 1000000000u;
     if (!submissions.empty()) {
       if (labs.size() != 1) throw std::invalid_argument("--submissions needs one lab (--lab N), not --lab all");
@@ -419,7 +490,10 @@ int main(int argc, char** argv) {
           std::cout << json_text(report) << "\n";
         }
         std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
-        if (error.compiler_error()) {
+        if (error.output().find("the grader never grades a file whose source was not checked") !=
+            std::string::npos) {
+          std::cerr << "grader: " << implementation << " was not graded (no source check on this machine)\n";
+        } else if (error.compiler_error()) {
           std::cerr << "grader: fix the error above in " << implementation << " and run the grader again\n";
         } else {
           std::cerr << "grader: nothing is wrong with " << implementation

@@ -2,6 +2,7 @@
 #include "output.hpp"
 
 #include "checks.hpp"
+#include "ast_verdicts.hpp"
 #include "sandbox.hpp"
 
 #include <iomanip>
@@ -76,6 +77,8 @@ std::string format_text(const GradeResult& r, bool verbose) {
     out << "backend: " << r.backend << " (" << r.backend_reason << "); seed " << r.seed << " (rerun with --seed "
         << r.seed << ")\n";
     out << "sandbox: " << sandbox_description() << "\n";
+    const std::string source_check = source_check_description(r.implementation);
+    if (!source_check.empty()) out << "source check: " << source_check << "\n";
   }
   for (const std::string& part : r.rubric->parts) {
     double part_score = 0, part_max = 0;
@@ -138,6 +141,7 @@ nlohmann::json format_json(const GradeResult& r) {
           {"backend_reason", r.backend_reason},
           {"seed", r.seed},
           {"sandbox", sandbox_description()},
+          {"source_check", source_check_description(r.implementation)},
           {"score", r.score},
           {"max_score", r.max_score},
           {"skipped_points", r.skipped_points},

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "ast_check.hpp"
+#include "ast_verdicts.hpp"
 #include "builder.hpp"
 #include "nvcc_check.hpp"
 #include "process.hpp"
@@ -107,8 +108,25 @@ constexpr const char* kAstRulesVersion = "ast rules 1";
 
 }  // namespace
 
+namespace {
+SourceReport check_source_impl(const Config& config, const std::string& source, double limit_seconds,
+                               const Contract* contract, bool whole);
+}  // namespace
+
 SourceReport check_source(const Config& config, const std::string& source, double limit_seconds,
                           const Contract* contract) {
+  return check_source_impl(config, source, limit_seconds, contract, true);
+}
+
+std::string check_source_tree_only(const Config& config, const std::string& source, double limit_seconds,
+                                   const Contract* contract) {
+  check_source_impl(config, source, limit_seconds, contract, false);
+  return source_check_description(source);
+}
+
+namespace {
+SourceReport check_source_impl(const Config& config, const std::string& source, double limit_seconds,
+                               const Contract* contract, bool whole) {
   const std::string absolute = fs::absolute(source).lexically_normal().string();
   // A file that passed before, unchanged with everything it includes, passes
   // again without preprocessing (grading a cached build stays fast).
@@ -135,10 +153,11 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
         cached.own_includes.push_back(file);
       }
       cached.declaration_problems = j.at("problems").get<std::map<std::string, std::string>>();
+      record_source_check_description(absolute, j.value("how", std::string("checked earlier")));
     } catch (const nlohmann::json::exception&) {
       valid = false;
     }
-    if (valid) return cached;
+    if (valid && whole) return cached;
   }
   auto compiler = [&](bool as_device, const char* mode) {
     std::vector<std::string> cmd = {config.cxx, "-std=c++17", mode};
@@ -216,7 +235,9 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
         defines_and_includes.push_back(flag);
       }
     }
-    const AstResult ast = check_ast(absolute, config.kernel_include_dirs, defines_and_includes, contract);
+    std::string how;
+    const AstResult ast = check_ast_anywhere(config, absolute, own_includes, defines_and_includes, contract, &how);
+    record_source_check_description(absolute, how);
     if (!ast.parsed) {
       // Where GCC refuses the file too, the build reports it in GCC's words;
       // a file only clang refuses cannot be checked, and is refused.
@@ -232,13 +253,18 @@ SourceReport check_source(const Config& config, const std::string& source, doubl
     if (!ast.refused.empty()) refuse(ast.refused);
     report.declaration_problems = ast.declaration_problems;
   }
+  if (!whole) return report;
   check_with_nvcc(config, absolute, own_includes, limit_seconds);  // what nvcc refuses is refused
   std::error_code ignored;
   fs::create_directories(config.cache_dir(), ignored);
-  nlohmann::json j = {{"includes", nlohmann::json::object()}, {"problems", report.declaration_problems}};
+  nlohmann::json j = {{"includes", nlohmann::json::object()},
+                      {"problems", report.declaration_problems},
+                      {"how", source_check_description(absolute)}};
   for (const auto& file : own_includes) j["includes"][file] = fnv(file_text(file));
   std::ofstream(record) << j.dump(1) << '\n';
   return report;
 }
+
+}  // namespace
 
 }  // namespace banklab::grader

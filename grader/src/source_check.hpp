@@ -29,4 +29,11 @@ struct SourceReport {
 SourceReport check_source(const Config& config, const std::string& source, double limit_seconds,
                           const Contract* contract = nullptr);
 
+/// The syntax-tree part alone (preprocessing, includes, the libclang check),
+/// without the nvcc step or the grader's record: `grader --check-source`
+/// records the verdicts a machine without libclang grades with. Throws
+/// BuildError as check_source does; returns how the check ran.
+std::string check_source_tree_only(const Config& config, const std::string& source, double limit_seconds,
+                                   const Contract* contract);
+
 }  // namespace banklab::grader

@@ -83,7 +83,9 @@ std::string mask(std::string text) {
   text = std::regex_replace(text, std::regex(R"("seconds": [0-9.e+-]+)"), "\"seconds\": T");
   // The confinement depends on the machine (bubblewrap or the fallback).
   text = std::regex_replace(text, std::regex(R"(\nsandbox: [^\n]*)"), "\nsandbox: S");
+  text = std::regex_replace(text, std::regex(R"(\nsource check: [^\n]*)"), "");  // libclang's version
   text = std::regex_replace(text, std::regex(R"("sandbox": "[^"]*")"), "\"sandbox\": S");
+  text = std::regex_replace(text, std::regex(R"(\n *"source_check": "[^"]*",)"), "");
   size_t at = 0;
   while ((at = text.find(kSource, at)) != std::string::npos) text.replace(at, kSource.size(), "<src>");
   return text;
