@@ -1,12 +1,11 @@
-// SHA-256 of a string, as lowercase hex: the quiz compares salted hashes of
-// answers, so that the student kit can grade without holding the key.
+// SHA-256 for the quiz's sealed answers: the grader's one implementation
+// (grader/src/sha256.*), also used for the source-check verdicts.
 #pragma once
 
-#include <string>
+#include "../src/sha256.hpp"
 
 namespace banklab::grader::quiz {
 
-/// FIPS 180-4 SHA-256 of `data`, 64 lowercase hex digits.
-std::string sha256_hex(const std::string& data);
+using banklab::grader::sha256_hex;
 
 }  // namespace banklab::grader::quiz
