@@ -184,6 +184,12 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
   std::string runs;
   for (const LabelledReport& run : reports) {
     runs += (runs.empty() ? "" : ", ") + run.label;
+    // A large grid is priced on a sample of its blocks: say so beside its label.
+    const long long blocks = run.report.value("blocks_run", 0LL), traced = run.report.value("blocks_traced", 0LL);
+    if (traced > 0 && traced < blocks) {
+      runs += " (costs traced on " + std::to_string(traced) + " of " + std::to_string(blocks) +
+              " blocks, chosen from the seed)";
+    }
     for (const auto& l : run.report["lines"]) {
       const std::uint64_t unpriced_loads = l.value("unpriced_loads", std::uint64_t{0});
       const std::uint64_t unpriced_stores = l.value("unpriced_stores", std::uint64_t{0});

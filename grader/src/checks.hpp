@@ -38,11 +38,13 @@
 //    grader/labs/common/raw_data.hpp). The grader decodes them
 //    (output_bytes(), raw_answers.hpp) and compares them (judge_output,
 //    judge_transpose_run; check_transpose_answer and check_task_correct do it
-//    for runs with "output", KernelTask::reference gives a task's reference) with its own reference, computed from
-//    the same seed and inputs by code runner and grader share
-//    (grader/labs/common/transpose_data.hpp: make_input, compare_transpose,
-//    compare_floats), and words the result as before ("N of M elements wrong;
-//    yours vs expected: ...").
+//    for every run, KernelTask::reference gives a task's reference) with its
+//    own reference, computed from the same seed and inputs by code runner
+//    and grader share (grader/labs/common/transpose_data.hpp: make_input,
+//    compare_transpose; grader/labs/labNN/task_data.hpp: a stage's inputs and
+//    references), and words the result ("N of M elements wrong; yours vs
+//    expected: ..."). No field a runner writes says "correct": a run without
+//    "output" fails "could not check".
 #pragma once
 
 #include <cstdint>

@@ -92,6 +92,8 @@ PricedLine price_line(const nlohmann::json& raw) {
       out.store_wavefronts += static_cast<std::uint64_t>(cost.wavefronts) * count;
       out.store_instructions += instructions * count;
     }
+    out.instances.push_back({store, p.contains("first") && p["first"].is_string() ? p["first"].get<std::string>() : "",
+                             std::vector<std::int64_t>(access.offsets.begin(), access.offsets.end()), count});
     if (count > 0 && cost.wavefronts > out.worst_wavefronts) {
       out.worst_wavefronts = cost.wavefronts;
       out.worst_access = access;
@@ -102,6 +104,10 @@ PricedLine price_line(const nlohmann::json& raw) {
 }
 
 nlohmann::json to_json(const PricedLine& l) {
+  nlohmann::json instances = nlohmann::json::array();
+  for (const PricedLine::Instance& i : l.instances) {
+    instances.push_back({{"op", i.store ? "st" : "ld"}, {"first", i.context}, {"offsets", i.offsets}, {"count", i.count}});
+  }
   return {{"file", l.file},
           {"line", l.line},
           {"loads", l.loads},
@@ -114,6 +120,7 @@ nlohmann::json to_json(const PricedLine& l) {
           {"worst_wavefronts", l.worst_wavefronts},
           {"worst_access", emu::access_to_json(l.worst_access)},
           {"worst_context", l.worst_context},
+          {"instances", std::move(instances)},
           {"unpriced_loads", l.unpriced_loads},
           {"unpriced_stores", l.unpriced_stores},
           {"unpriced_why", l.unpriced_why}};

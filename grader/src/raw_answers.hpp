@@ -24,6 +24,17 @@ struct PricedLine {
   int worst_wavefronts = 0;  ///< of one warp instruction: the first pattern with the most
   WarpAccess worst_access;   ///< that pattern's first instance (its offsets unshifted)
   std::string worst_context;
+  /// Each priced pattern's first instance: its warp ("block (0,0,0) warp
+  /// 3"), each lane's byte offset (-1: inactive) and how many warp
+  /// instructions had the pattern; the traffic checks read them to see
+  /// whether data moved between threads (traffic_checks.hpp).
+  struct Instance {
+    bool store = false;
+    std::string context;
+    std::vector<std::int64_t> offsets;
+    std::uint64_t count = 0;
+  };
+  std::vector<Instance> instances;
   /// Warp instructions the grader could not price: past the emulator's cap
   /// of distinct patterns per line, or a malformed pattern.
   std::uint64_t unpriced_loads = 0, unpriced_stores = 0;
@@ -36,7 +47,8 @@ PricedLine price_line(const nlohmann::json& raw);
 /// The line in the report schema rubrics read: "loads", "stores",
 /// "warp_instructions", "wavefronts", "ideal_wavefronts", "store_wavefronts",
 /// "store_instructions", "worst_wavefronts", "worst_access", "worst_context",
-/// "unpriced_loads", "unpriced_stores", "unpriced_why".
+/// "instances" ([{op, first, offsets, count}]), "unpriced_loads",
+/// "unpriced_stores", "unpriced_why".
 nlohmann::json to_json(const PricedLine& line);
 /// Replaces every "lines" array anywhere in a runner's answer by the
 /// grader's pricing of its patterns (GradeContext::call does this to every

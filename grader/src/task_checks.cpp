@@ -22,9 +22,22 @@ std::string mismatch_place(const nlohmann::json& m) {
   return "[" + (m["index"].is_string() ? m["index"].get<std::string>() : m["index"].dump()) + "]";
 }
 
-long long run_elements(const nlohmann::json& run) {
-  if (run.contains("elements")) return run["elements"].get<long long>();
-  return run["width"].get<long long>() * run["height"].get<long long>();
+// Output elements of a run as the grader counts them: its reference's, or
+// width x height for a transpose (never a count the runner states).
+long long run_outputs(const KernelTask& task, const nlohmann::json& run, std::uint64_t seed) {
+  if (!task.reference) return run["width"].get<long long>() * run["height"].get<long long>();
+  int element_bytes = 4;
+  return static_cast<long long>(task.reference(run, seed, &element_bytes).size()) / element_bytes;
+}
+
+// The grader's verdict on a run: its raw output against the task's
+// reference (or the transpose of the input), {"mismatches",
+// "first_mismatches"} or {"error"}.
+nlohmann::json judge_run(const KernelTask& task, const nlohmann::json& run, std::uint64_t seed) {
+  if (!task.reference) return judge_transpose_run(run, seed);
+  int element_bytes = 4;
+  const std::vector<unsigned char> expected = task.reference(run, seed, &element_bytes);
+  return judge_output(run, expected, element_bytes);
 }
 
 std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
@@ -43,12 +56,12 @@ const RunnerAnswer& behaviour(GradeContext& ctx, const KernelTask& task) {
   return run_task(ctx, task, all_shapes(ctx, task), false);
 }
 
-std::string shortfall(const KernelTask& task, const RunnerAnswer& a, TrafficKind kind) {
+std::string shortfall(const KernelTask& task, const RunnerAnswer& a, std::uint64_t seed, TrafficKind kind) {
   if (!task.traffic) return "";
   std::vector<TrafficNeed> needs;
   for (const auto& run : a.data["runs"]) {
     if (run.contains("error")) continue;
-    TrafficNeed need = task.traffic(run_label(run), run_elements(run));
+    TrafficNeed need = task.traffic(run_label(run), run_outputs(task, run, seed));
     need.report = run["report"];
     needs.push_back(need);
   }
@@ -70,32 +83,17 @@ Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
       problems += (problems.empty() ? "" : "\n") + shape + ": CUDA error: " + given["error"].get<std::string>();
       continue;
     }
-    // The verdict is the grader's: the run's raw output against its own reference.
-    nlohmann::json run = nlohmann::json::object();  // the run without its (large) output
-    for (const auto& [key, value] : given.items()) {
-      if (key != "output") run[key] = value;
-    }
-    if (given.contains("output")) {
-      const std::uint64_t seed = a.data.value("seed", ctx.seed());
-      nlohmann::json verdict;
-      if (task.reference) {
-        int element_bytes = 4;
-        const std::vector<unsigned char> expected = task.reference(given, seed, &element_bytes);
-        verdict = judge_output(given, expected, element_bytes);
-        if (!verdict.contains("error")) run["elements"] = expected.size() / static_cast<std::size_t>(element_bytes);
-      } else {
-        verdict = judge_transpose_run(given, seed);
-      }
-      if (verdict.contains("error")) {
-        problems += (problems.empty() ? "" : "\n") + shape + ": could not check: " + verdict["error"].get<std::string>();
-        continue;
-      }
-      run["mismatches"] = verdict["mismatches"];
-      run["first_mismatches"] = verdict["first_mismatches"];
+    // The verdict is the grader's: the run's raw output against its own
+    // reference. Nothing else the run says is read ("mismatches": 0).
+    const std::uint64_t seed = ctx.seed();
+    const nlohmann::json run = judge_run(task, given, seed);
+    if (run.contains("error")) {
+      problems += (problems.empty() ? "" : "\n") + shape + ": could not check: " + run["error"].get<std::string>();
+      continue;
     }
     if (run["mismatches"].get<long long>() == 0 && !stopped) continue;
     std::ostringstream out;
-    out << shape << ": " << run["mismatches"] << " of " << run_elements(run) << " outputs wrong";
+    out << shape << ": " << run["mismatches"] << " of " << run_outputs(task, given, seed) << " outputs wrong";
     bool first = true;
     for (const auto& m : run["first_mismatches"]) {
       out << (first ? "; yours vs expected: " : ", ") << mismatch_place(m) << " "
@@ -104,7 +102,7 @@ Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
       first = false;
     }
     if (stopped) {
-      for (const auto& f : run["report"]["findings"]) out << "\n" << describe_finding(f);
+      for (const auto& f : given["report"]["findings"]) out << "\n" << describe_finding(f);
     }
     problems += (problems.empty() ? "" : "\n") + out.str();
   }
@@ -138,10 +136,10 @@ Outcome check_task_cost(GradeContext& ctx, const KernelTask& task, LineKind kind
       task.hint_from_access);
   // A cheap line proves nothing when the data went around shared memory.
   if (kind == LineKind::kAll) {
-    const std::string stores = shortfall(task, a, TrafficKind::kStores);
-    return with_traffic(cost, stores.empty() ? shortfall(task, a, TrafficKind::kLoads) : stores);
+    const std::string stores = shortfall(task, a, ctx.seed(), TrafficKind::kStores);
+    return with_traffic(cost, stores.empty() ? shortfall(task, a, ctx.seed(), TrafficKind::kLoads) : stores);
   }
-  return with_traffic(cost, shortfall(task, a, kind == LineKind::kStores ? TrafficKind::kStores : TrafficKind::kLoads));
+  return with_traffic(cost, shortfall(task, a, ctx.seed(), kind == LineKind::kStores ? TrafficKind::kStores : TrafficKind::kLoads));
 }
 
 Outcome check_task_memory(GradeContext& ctx, const KernelTask& task) {
@@ -149,7 +147,7 @@ Outcome check_task_memory(GradeContext& ctx, const KernelTask& task) {
   if (!a.ok) return not_answered(a);
   return with_traffic(check_shared_bytes(a.data["runs"][0]["report"]["shared_bytes"].get<std::size_t>(),
                                          task.max_bytes, task.bound_text, task.memory_hint),
-                      shortfall(task, a, TrafficKind::kThrough));
+                      shortfall(task, a, ctx.seed(), TrafficKind::kThrough));
 }
 
 Outcome check_task_speedup(GradeContext& ctx, const KernelTask& task) {

@@ -5,11 +5,11 @@
 // reference. The findings, cost and memory checks read the correctness run
 // itself (on the emulator, the same command line), fixed and random shapes
 // alike, every block traced: no run is priced that is not also graded. The runners answer
-//   run --task ID --shapes S --seed N   {"seed", "runs": [{shape | width+height, element_bytes?, output
+//   run --task ID --shapes S --seed N   {"runs": [{shape | width+height, element_bytes?, output
 //                                        (base64 of the raw output), report}]}; the grader compares the output
-//                                        with KernelTask::reference (or, for width+height, the transpose).
-//                                        Runs without "output" still carry the runner's own {elements?,
-//                                        mismatches, first_mismatches} until their stage returns output.
+//                                        with KernelTask::reference (or, without one, the transpose). A run
+//                                        without output fails "could not check"; no verdict a runner writes
+//                                        ("mismatches", "elements") is read.
 //   time --task ID --repeats R          {"student": ms, "conflicted": ms, ...}
 #pragma once
 
@@ -23,28 +23,30 @@
 
 namespace banklab::grader {
 
+/// Every member has a default, so that a stage's table of tasks names only
+/// what it sets (no -Wmissing-field-initializers).
 struct KernelTask {
-  std::string id;          ///< the runners' --task
-  std::string kernel;      ///< the student's kernel
-  std::string shapes;      ///< correctness shapes (random ones are added)
-  std::size_t max_bytes;   ///< shared-memory bound
-  std::string bound_text;  ///< what that bound is
-  std::string hint;        ///< for a line above its ideal
-  std::string memory_hint; ///< for too much shared memory
-  double min_speedup;      ///< GPU: conflicted reference time / yours, at least
-  std::function<std::string(std::uint64_t seed)> random_shapes;
+  std::string id = {};            ///< the runners' --task
+  std::string kernel = {};        ///< the student's kernel
+  std::string shapes = {};        ///< correctness shapes (random ones are added)
+  std::size_t max_bytes = 0;      ///< shared-memory bound
+  std::string bound_text = {};    ///< what that bound is
+  std::string hint = {};          ///< for a line above its ideal
+  std::string memory_hint = {};   ///< for too much shared memory
+  double min_speedup = 1;         ///< GPU: conflicted reference time / yours, at least
+  std::function<std::string(std::uint64_t seed)> random_shapes = {};
   /// What a run must move through shared memory at least, from its label
   /// ("300", "31x33") and output elements (empty: no minimum).
   std::function<TrafficNeed(const std::string& label, long long outputs)> traffic = {};
   std::string element = "float";  ///< the unit of the traffic message
   int element_bytes = 4;
-  std::string traffic_rule;       ///< what the task moves through shared memory
-  /// The grader's reference output of a run that returns "output" (raw
-  /// bytes, elements of `element_bytes`), from the run (its "shape") and the
-  /// seed. Unset: a run with width, height and output is judged as a
-  /// transpose (judge_transpose_run).
+  std::string traffic_rule = {};  ///< what the task moves through shared memory
+  /// The grader's reference output of a run (raw bytes, elements of
+  /// `element_bytes`), from the run (its "shape", which the grader checked
+  /// against its request) and the seed. Unset: the run is judged as a
+  /// transpose of width x height (judge_transpose_run).
   std::function<std::vector<unsigned char>(const nlohmann::json& run, std::uint64_t seed, int* element_bytes)>
-      reference;
+      reference = {};
   /// A line above its ideal also gets the cause worked out from its worst
   /// instruction (conflict_cause), before `hint`.
   bool hint_from_access = false;

@@ -2,7 +2,9 @@
 #include "traffic_checks.hpp"
 
 #include <cstdlib>
+#include <set>
 #include <sstream>
+#include <utility>
 
 namespace banklab::grader {
 
@@ -28,6 +30,30 @@ SharedTraffic shared_traffic(const nlohmann::json& report) {
   return t;
 }
 
+bool loads_only_own_stores(const nlohmann::json& report) {
+  if (!report.contains("lines")) return false;
+  using Key = std::pair<std::string, std::vector<std::int64_t>>;  // warp, each lane's offset
+  std::set<Key> stored;
+  std::vector<Key> loaded;
+  for (const auto& line : report["lines"]) {
+    if (!line.contains("instances")) continue;
+    for (const auto& i : line["instances"]) {
+      if (i["count"].get<std::uint64_t>() == 0) continue;
+      Key key{i["first"].get<std::string>(), i["offsets"].get<std::vector<std::int64_t>>()};
+      if (i["op"] == "st") {
+        stored.insert(std::move(key));
+      } else {
+        loaded.push_back(std::move(key));
+      }
+    }
+  }
+  if (loaded.empty()) return false;
+  for (const Key& load : loaded) {
+    if (stored.count(load) == 0) return false;
+  }
+  return true;
+}
+
 std::string traffic_shortfall(const std::vector<TrafficNeed>& runs, TrafficKind kind, const std::string& kernel,
                               const std::string& element, int element_bytes, const std::string& rule) {
   for (const TrafficNeed& run : runs) {
@@ -46,6 +72,16 @@ std::string traffic_shortfall(const std::vector<TrafficNeed>& runs, TrafficKind 
     const long long load_need = scaled(kind == TrafficKind::kThrough ? run.load_bytes / run.passes : run.load_bytes);
     const bool stores = kind != TrafficKind::kLoads && t.store_bytes < store_need;
     const bool loads = !stores && kind != TrafficKind::kStores && t.load_bytes < load_need;
+    if (!stores && !loads && run.exchange && kind != TrafficKind::kStores && run.outputs >= 32 &&
+        loads_only_own_stores(run.report)) {
+      std::ostringstream out;
+      out << "on " << run.label << ": " << kernel
+          << "'s shared loads read back only what the same threads stored (each lane the words it wrote itself, "
+             "in the same warp): nothing moves between threads through shared memory, so the "
+          << run.outputs << " output " << element << (run.outputs == 1 ? "" : "s")
+          << " were not transposed in it: " << rule;
+      return out.str();
+    }
     if (!stores && !loads) continue;
     const long long have = stores ? t.store_bytes : t.load_bytes, need = stores ? store_need : load_need;
     const auto count = [&](long long n) { return std::to_string(n) + " " + element + (n == 1 ? "" : "s"); };

@@ -32,7 +32,18 @@ struct TrafficNeed {
   long long store_bytes = 0;  ///< least bytes stored in shared memory
   long long load_bytes = 0;   ///< least bytes loaded, every pass counted
   int passes = 1;             ///< read passes the loads count (1: none asked)
+  /// The task moves data between threads through shared memory (a
+  /// transpose): loads that only read back what the same lanes stored
+  /// do not count as going through the tile.
+  bool exchange = false;
 };
+
+/// True when a report has shared loads and each load pattern's first
+/// instance reads exactly the bytes that a store pattern's first instance,
+/// in the same warp and lanes, wrote: every thread reads back only its own
+/// words (a token store and load beside a copy from global to global),
+/// and nothing moves between threads through shared memory.
+bool loads_only_own_stores(const nlohmann::json& report);
 
 /// What to look at: stores, loads (every pass), or whether the data went
 /// through shared memory at all (stores, and loads of one pass).
@@ -43,7 +54,9 @@ enum class TrafficKind { kStores, kLoads, kThrough };
 /// transpose_swizzled stored 4096 floats in shared memory for 2097152 output
 /// floats: <rule>". `element` names the unit ("float", 4 bytes) and `rule`
 /// says what the task asks ("each element goes through the tile: stored
-/// once, read once").
+/// once, read once"). For a run with `exchange`, loads (kLoads, kThrough)
+/// that only read back each thread's own stores fall short too, on a run of
+/// a warp's worth of outputs or more (a 1x1 transpose has nothing to move).
 std::string traffic_shortfall(const std::vector<TrafficNeed>& runs, TrafficKind kind, const std::string& kernel,
                               const std::string& element, int element_bytes, const std::string& rule);
 

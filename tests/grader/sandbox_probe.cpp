@@ -2,6 +2,8 @@
 // test_sandbox.cpp: run confined they must fail, run plainly they succeed
 // (so the tests that use it can fail). Prints "ok ..." or "denied ...".
 //   sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads
+//   sandbox_probe fork-loop | hog MIB | spin SECONDS | big-file MIB   (what the runtime limits stop:
+//   each prints "ok ..." only if it got to the end)
 #include <arpa/inet.h>
 #include <dirent.h>
 #include <netinet/in.h>
@@ -135,6 +137,59 @@ int detach(char* self, char* marker) {
   return 0;
 }
 
+// Forks children that sleep, one every 5 ms, up to 200 of them: a fork loop
+// slow enough that the process count (checked every 100 ms) sees it.
+int fork_loop() {
+  for (int i = 0; i < 200; ++i) {
+    const pid_t child = fork();
+    if (child < 0) return denied("fork");
+    if (child == 0) {
+      sleep(60);
+      _exit(0);
+    }
+    usleep(5000);
+  }
+  std::printf("ok fork-loop 200\n");
+  return 0;
+}
+
+// Allocates and touches `mib` MiB, 16 MiB every 20 ms.
+int hog(int mib) {
+  for (int done = 0; done < mib; done += 16) {
+    auto* chunk = static_cast<char*>(std::malloc(std::size_t{16} << 20));
+    if (chunk == nullptr) return denied("malloc");
+    std::memset(chunk, 1, std::size_t{16} << 20);
+    usleep(20000);
+  }
+  std::printf("ok hog %d\n", mib);
+  return 0;
+}
+
+// Busy for `seconds` seconds.
+int spin(int seconds) {
+  const time_t end = time(nullptr) + seconds;
+  volatile unsigned long n = 0;
+  while (time(nullptr) < end) ++n;
+  std::printf("ok spin %d\n", seconds);
+  return 0;
+}
+
+// Writes a file of `mib` MiB in its working folder.
+int big_file(int mib) {
+  FILE* f = std::fopen("big-file.bin", "wb");
+  if (f == nullptr) return denied("write big-file.bin");
+  static char block[1 << 20];
+  for (int i = 0; i < mib; ++i) {
+    if (std::fwrite(block, 1, sizeof block, f) != sizeof block || std::fflush(f) != 0) {
+      std::fclose(f);
+      return denied("write past " + std::to_string(i) + " MiB");
+    }
+  }
+  std::fclose(f);
+  std::printf("ok big-file %d\n", mib);
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -148,6 +203,11 @@ int main(int argc, char** argv) {
   if (command == "threads") return threads();
   if (command == "detach" && argc == 3) return detach(argv[0], argv[2]);
   if (command == "sleeping") return sleep(60), 0;
-  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads\n");
+  if (command == "fork-loop") return fork_loop();
+  if (command == "hog" && argc == 3) return hog(std::atoi(argv[2]));
+  if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
+  if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
+  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads | "
+               "fork-loop | hog MIB | spin SECONDS | big-file MIB\n");
   return 2;
 }

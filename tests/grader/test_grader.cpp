@@ -16,50 +16,19 @@
 #include <set>
 #include <sstream>
 
+#include "grader_test.hpp"
 #include "run_command.hpp"
 
 namespace {
 
-struct Result {
-  int status = -1;
-  std::string out;
-  std::string err;
-};
+using banklab::test::check_output;
+using banklab::test::failing_checks;
+using banklab::test::grade_report;
+using banklab::test::GraderRun;
+using banklab::test::run_grader;
+using banklab::test::test_submission;
 
 const std::string kSource = BANKLAB_SOURCE_DIR;
-
-Result run(const std::string& args) {
-  const std::string err_file = std::string(BANKLAB_TEST_TMP) + "/grader_stderr.txt";
-  const auto r = banklab::test::run_command(std::string(GRADER_PATH) + " " + args + " 2>" + err_file);
-  std::ifstream err(err_file);
-  std::ostringstream text;
-  text << err.rdbuf();
-  return {r.status, r.out, text.str()};
-}
-
-nlohmann::json grade_json(const std::string& impl_args, int expected_status, int lab = 3) {
-  const Result r = run("--lab " + std::to_string(lab) + " " + impl_args +
-                       " --backend cpu --seed 1 --time-limit 4 --format json");
-  INFO("grader " << impl_args << "\n" << r.out << r.err);
-  REQUIRE(r.status == expected_status);
-  return nlohmann::json::parse(r.out);
-}
-
-std::set<std::string> failing(const nlohmann::json& report) {
-  std::set<std::string> names;
-  for (const auto& c : report["checks"]) {
-    if (c["status"] == "fail") names.insert(c["name"].get<std::string>());
-  }
-  return names;
-}
-
-std::string output_of(const nlohmann::json& report, const std::string& check) {
-  for (const auto& c : report["checks"]) {
-    if (c["name"] == check) return c["output"].get<std::string>();
-  }
-  FAIL("no check named " << check);
-  return "";
-}
 
 std::string wrong(const std::string& file) { return "--impl " + kSource + "/tests/grader/lab03/wrong/" + file; }
 
@@ -113,29 +82,29 @@ void check_golden(const std::string& name, const std::string& actual) {
 }  // namespace
 
 TEST_CASE("the reference solution gets full marks on the CPU backend, GPU checks skipped") {
-  const auto report = grade_json("--solutions", 0);
+  const auto report = grade_report("--solutions", 0, 3);
   CHECK(report["score"] == 90);
   CHECK(report["max_score"] == 90);
   CHECK(report["skipped_points"] == 20);
-  CHECK(failing(report).empty());
+  CHECK(failing_checks(report).empty());
 }
 
 TEST_CASE("the untouched skeleton, a correct transpose without a shared tile, loses the tile and prediction points") {
-  const auto report = grade_json("", 1);
+  const auto report = grade_report("", 1, 3);
   CHECK(report["score"] == 60);
-  CHECK(failing(report) == std::set<std::string>{kWrite, kRead, kPredict1, kPredict2});
-  CHECK(output_of(report, kWrite).find("no shared-memory store found: the kernel must stage the tile in shared "
+  CHECK(failing_checks(report) == std::set<std::string>{kWrite, kRead, kPredict1, kPredict2});
+  CHECK(check_output(report, kWrite).find("no shared-memory store found: the kernel must stage the tile in shared "
                                        "memory") != std::string::npos);
   // An unanswered prediction does not give the answer away.
-  CHECK(output_of(report, kPredict1).find("not answered yet (0)") != std::string::npos);
-  CHECK(output_of(report, kPredict1).find("32") == std::string::npos);
+  CHECK(check_output(report, kPredict1).find("not answered yet (0)") != std::string::npos);
+  CHECK(check_output(report, kPredict1).find("32") == std::string::npos);
 }
 
 TEST_CASE("known wrong: the staged tile without padding (the old skeleton) loses the tile-read conflict points") {
-  const auto report = grade_json(wrong("conflicted_tile.cu"), 1);
+  const auto report = grade_report(wrong("conflicted_tile.cu"), 1, 3);
   CHECK(report["score"] == 80);
-  CHECK(failing(report) == std::set<std::string>{kRead});
-  const std::string why = output_of(report, kRead);
+  CHECK(failing_checks(report) == std::set<std::string>{kRead});
+  const std::string why = check_output(report, kRead);
   CHECK(why.find("conflicted_tile.cu:") != std::string::npos);
   CHECK(why.find("yours: 32 wavefronts, expected: 1") != std::string::npos);
   CHECK(why.find("bank 0 must deliver 32 different words") != std::string::npos);
@@ -143,113 +112,113 @@ TEST_CASE("known wrong: the staged tile without padding (the old skeleton) loses
 }
 
 TEST_CASE("known wrong: the tile read back by rows, not columns, copies instead of transposing") {
-  const auto report = grade_json(wrong("reads_rows.cu"), 1);
+  const auto report = grade_report(wrong("reads_rows.cu"), 1, 3);
   // (on partial tiles it also reads tile elements nothing wrote)
-  CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kUninit, kWrite, kRead, kSize});
-  CHECK(output_of(report, kSquare).find("yours vs expected: out[1][0]") != std::string::npos);
+  CHECK(failing_checks(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kUninit, kWrite, kRead, kSize});
+  CHECK(check_output(report, kSquare).find("yours vs expected: out[1][0]") != std::string::npos);
 }
 
 TEST_CASE("known wrong: block offsets not swapped for the write are right only on square grids") {
-  const auto report = grade_json(wrong("offsets_not_swapped.cu"), 1);
-  CHECK(failing(report).count(kLarge) == 1);
-  CHECK(failing(report).count(kSquare) == 0);
-  CHECK(failing(report).count(kWrite) == 0);
+  const auto report = grade_report(wrong("offsets_not_swapped.cu"), 1, 3);
+  CHECK(failing_checks(report).count(kLarge) == 1);
+  CHECK(failing_checks(report).count(kSquare) == 0);
+  CHECK(failing_checks(report).count(kWrite) == 0);
 }
 
 TEST_CASE("known wrong: a 32x65 tile is conflict-free but twice the shared memory allowed") {
-  const auto report = grade_json(wrong("tile_too_big.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kSize});
-  CHECK(output_of(report, kSize).find("8320") != std::string::npos);
+  const auto report = grade_report(wrong("tile_too_big.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kSize});
+  CHECK(check_output(report, kSize).find("8320") != std::string::npos);
 }
 
 TEST_CASE("known wrong: predictions swapped are explained with the banksim command, the answer kept back") {
-  const auto report = grade_json(wrong("predictions_swapped.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kPredict1, kPredict2});
-  CHECK(output_of(report, kPredict1).find("banksim --width 4 --stride 32") != std::string::npos);
+  const auto report = grade_report(wrong("predictions_swapped.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kPredict1, kPredict2});
+  CHECK(check_output(report, kPredict1).find("banksim --width 4 --stride 32") != std::string::npos);
 }
 
 TEST_CASE("a file written before the predictions (no predicted_wavefronts) still builds and grades: 80 of 90") {
-  const auto report = grade_json("--impl " + kSource + "/tests/grader/lab03/right/printf_braces.cu", 1);
+  const auto report = grade_report("--impl " + kSource + "/tests/grader/lab03/right/printf_braces.cu", 1, 3);
   CHECK(report["score"] == 80);
-  CHECK(failing(report) == std::set<std::string>{kPredict1, kPredict2});
+  CHECK(failing_checks(report) == std::set<std::string>{kPredict1, kPredict2});
   // The stage's contract, checked from the source: the declaration to add.
-  CHECK(output_of(report, kPredict1).find(
+  CHECK(check_output(report, kPredict1).find(
             "the file has no array `predicted_wavefronts`: declare `int predicted_wavefronts[2]` at file scope") !=
         std::string::npos);
 }
 
 TEST_CASE("known wrong: padding on the wrong dimension loses the tile-read points") {
-  const auto report = grade_json(wrong("pad_wrong_dim.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kRead});
-  CHECK(output_of(report, kRead).find("yours: 32 wavefronts, expected: 1") != std::string::npos);
+  const auto report = grade_report(wrong("pad_wrong_dim.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kRead});
+  CHECK(check_output(report, kRead).find("yours: 32 wavefronts, expected: 1") != std::string::npos);
 }
 
 TEST_CASE("known wrong: __syncthreads() inside the bounds check is barrier divergence") {
-  const auto report = grade_json(wrong("sync_inside_bounds.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kPartial, kRandom, kDivergence, kRace, kUninit});
-  const std::string why = output_of(report, kDivergence);
+  const auto report = grade_report(wrong("sync_inside_bounds.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kPartial, kRandom, kDivergence, kRace, kUninit});
+  const std::string why = check_output(report, kDivergence);
   CHECK(why.find("barrier divergence at sync_inside_bounds.cu:48") != std::string::npos);
   CHECK(why.find("keep it outside any if, and do not return before it") != std::string::npos);
 }
 
 TEST_CASE("known wrong: no __syncthreads() is a race and reads of unwritten shared memory") {
-  const auto report = grade_json(wrong("no_sync.cu"), 1);
-  CHECK(failing(report) ==
+  const auto report = grade_report(wrong("no_sync.cu"), 1, 3);
+  CHECK(failing_checks(report) ==
         std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kRace, kUninit, kWrite, kRead, kSize});
-  CHECK(output_of(report, kRace).find("no __syncthreads() between") != std::string::npos);
-  CHECK(output_of(report, kWrite).find("not checked: needs") != std::string::npos);
+  CHECK(check_output(report, kRace).find("no __syncthreads() between") != std::string::npos);
+  CHECK(check_output(report, kWrite).find("not checked: needs") != std::string::npos);
   // The read is one line the compiler unrolls into four instructions: one finding, not four.
-  const std::string uninit = output_of(report, kUninit);
+  const std::string uninit = check_output(report, kUninit);
   const std::string at = "uninitialised shared read at no_sync.cu:";
   CHECK(uninit.find(at) != std::string::npos);
   CHECK(uninit.find(at, uninit.find(at) + 1) == std::string::npos);
 }
 
 TEST_CASE("known wrong: bounds checks removed fails odd sizes and is out of bounds") {
-  const auto report = grade_json(wrong("no_bounds.cu"), 1);
+  const auto report = grade_report(wrong("no_bounds.cu"), 1, 3);
   // On 31x33 the write past the end reaches the guard page and the kernel
   // crashes: that fails correctness and the out-of-bounds check, and nothing
   // else (the other findings checks vouch for what ran before the crash).
-  CHECK(failing(report) == std::set<std::string>{kPartial, kRandom, kBounds});
-  CHECK(output_of(report, kBounds).find("out-of-bounds global write") != std::string::npos);
-  CHECK(output_of(report, kRace).find("up to where the kernel stopped on 31x33") != std::string::npos);
+  CHECK(failing_checks(report) == std::set<std::string>{kPartial, kRandom, kBounds});
+  CHECK(check_output(report, kBounds).find("out-of-bounds global write") != std::string::npos);
+  CHECK(check_output(report, kRace).find("up to where the kernel stopped on 31x33") != std::string::npos);
 }
 
 TEST_CASE("known wrong: a kernel that writes nothing leaves the poison in place") {
-  const auto report = grade_json(wrong("writes_nothing.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
-  CHECK(output_of(report, kSquare).find("1024 of 1024 elements wrong") != std::string::npos);
-  CHECK(output_of(report, kSquare).find("NaN (never written)") != std::string::npos);
+  const auto report = grade_report(wrong("writes_nothing.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
+  CHECK(check_output(report, kSquare).find("1024 of 1024 elements wrong") != std::string::npos);
+  CHECK(check_output(report, kSquare).find("NaN (never written)") != std::string::npos);
 }
 
 TEST_CASE("known wrong: copying instead of transposing is wrong, with yours and expected side by side") {
-  const auto report = grade_json(wrong("copies.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
-  CHECK(output_of(report, kSquare).find("yours vs expected: out[1][0]") != std::string::npos);
+  const auto report = grade_report(wrong("copies.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
+  CHECK(check_output(report, kSquare).find("yours vs expected: out[1][0]") != std::string::npos);
 }
 
 TEST_CASE("known wrong: an off-by-one write bound writes out of bounds") {
-  const auto report = grade_json(wrong("oob_write.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kPartial, kRandom, kBounds, kUninit});
-  CHECK(output_of(report, kBounds).find("out-of-bounds global write") != std::string::npos);
-  CHECK(output_of(report, kBounds).find("oob_write.cu:52") != std::string::npos);
+  const auto report = grade_report(wrong("oob_write.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kPartial, kRandom, kBounds, kUninit});
+  CHECK(check_output(report, kBounds).find("out-of-bounds global write") != std::string::npos);
+  CHECK(check_output(report, kBounds).find("oob_write.cu:52") != std::string::npos);
 }
 
 TEST_CASE("known wrong: an infinite loop fails correctness and what needs it, with the loop's line, and the grader finishes") {
-  const auto report = grade_json(wrong("infinite_loop.cu"), 1);
-  CHECK(failing(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
+  const auto report = grade_report(wrong("infinite_loop.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kSquare, kPartial, kLarge, kRandom, kWrite, kRead, kSize});
   CHECK(report["score"] == 30);  // the four findings checks, up to where the kernel stopped, and the predictions
-  CHECK(output_of(report, kSquare).find("(an endless loop, or more work than the emulator does in that time)") !=
+  CHECK(check_output(report, kSquare).find("(an endless loop, or more work than the emulator does in that time)") !=
         std::string::npos);
-  CHECK(output_of(report, kSquare).find("no block finished: look for a loop") != std::string::npos);
-  CHECK(output_of(report, kSquare).find("infinite_loop.cu:52") != std::string::npos);
-  CHECK(output_of(report, kRace).find("up to where the kernel stopped") != std::string::npos);
+  CHECK(check_output(report, kSquare).find("no block finished: look for a loop") != std::string::npos);
+  CHECK(check_output(report, kSquare).find("infinite_loop.cu:52") != std::string::npos);
+  CHECK(check_output(report, kRace).find("up to where the kernel stopped") != std::string::npos);
 }
 
 TEST_CASE("an implementation that does not compile is exit status 2 with the compiler's message") {
   const std::string bad = std::string(BANKLAB_TEST_TMP) + "/does_not_compile.cu";
   std::ofstream(bad) << "__global__ void transpose_padded(float* out, const float* in, int w, int h) { oops; }\n";
-  const Result r = run("--lab 3 --backend cpu --impl " + bad);
+  const GraderRun r = run_grader("--lab 3 --backend cpu --impl " + bad);
   CHECK(r.status == 2);
   CHECK(r.err.find("does not build") != std::string::npos);
   CHECK(r.err.find("oops") != std::string::npos);
@@ -259,7 +228,7 @@ TEST_CASE("an implementation that does not compile is exit status 2 with the com
 TEST_CASE("usage errors are one line and exit status 2") {
   for (const char* args : {"--lab 9", "--lab three", "--lab 3 --impl /nonexistent/transpose.cu --backend cpu",
                            "--lab 3 --format xml", "--lab 3 --solutions --impl x.cu", "", "--lab all --impl x.cu"}) {
-    const Result r = run(args);
+    const GraderRun r = run_grader(args);
     INFO("grader " << args << "\n" << r.out << r.err);
     CHECK(r.status == 2);
     CHECK(r.err.rfind("grader: ", 0) == 0);
@@ -267,10 +236,10 @@ TEST_CASE("usage errors are one line and exit status 2") {
 }
 
 TEST_CASE("--backend gpu on a machine without a usable GPU says why and exits 2") {
-  const Result probe = run("--lab 3 --solutions --format json --seed 1 --time-limit 30");
+  const GraderRun probe = run_grader("--lab 3 --solutions --format json --seed 1 --time-limit 30");
   const auto report = nlohmann::json::parse(probe.out);
   if (report["backend"] == "gpu") return;  // this machine has a GPU: nothing to refuse
-  const Result r = run("--lab 3 --solutions --backend gpu");
+  const GraderRun r = run_grader("--lab 3 --solutions --backend gpu");
   CHECK(r.status == 2);
   CHECK(r.err.find("--backend gpu:") != std::string::npos);
   CHECK(r.err.find("use --backend cpu") != std::string::npos);
@@ -284,14 +253,14 @@ TEST_CASE("--backend gpu on a machine without a usable GPU says why and exits 2"
 }
 
 TEST_CASE("--list names every check with its points") {
-  const Result r = run("--lab 3 --list");
+  const GraderRun r = run_grader("--lab 3 --list");
   CHECK(r.status == 0);
   CHECK(r.out.find("10 points  " + kRead) != std::string::npos);
   CHECK(r.out.find("[GPU only]") != std::string::npos);
 }
 
 TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
-  const Result r = run("--lab 3 --backend cpu --seed 1 --format gradescope");
+  const GraderRun r = run_grader("--lab 3 --backend cpu --seed 1 --format gradescope");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
   CHECK(json["score"].is_number());
@@ -320,7 +289,7 @@ TEST_CASE("--format gradescope writes results.json that Gradescope accepts") {
 }
 
 TEST_CASE("--lab all --format gradescope covers every stage, each test named after its stage") {
-  const Result r = run("--lab all --backend cpu --seed 1 --format gradescope --time-limit 10");
+  const GraderRun r = run_grader("--lab all --backend cpu --seed 1 --format gradescope --time-limit 10");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
   REQUIRE(json["tests"].is_array());
@@ -342,7 +311,7 @@ TEST_CASE("--lab all --format gradescope covers every stage, each test named aft
 }
 
 TEST_CASE("--format junit writes XML that a standard parser accepts") {
-  const Result r = run("--lab all --backend cpu --seed 1 --format junit");
+  const GraderRun r = run_grader("--lab all --backend cpu --seed 1 --format junit");
   CHECK(r.status == 1);
   const std::string path = std::string(BANKLAB_TEST_TMP) + "/junit.xml";
   std::ofstream(path) << r.out;
@@ -356,16 +325,16 @@ TEST_CASE("--format junit writes XML that a standard parser accepts") {
 }
 
 TEST_CASE("text and JSON reports of the skeleton match their golden files") {
-  const Result text = run("--lab 3 --backend cpu --seed 1");
+  const GraderRun text = run_grader("--lab 3 --backend cpu --seed 1");
   CHECK(text.status == 1);
   check_golden("lab03_skeleton.txt", mask(text.out));
-  const Result json = run("--lab 3 --backend cpu --seed 1 --format json");
+  const GraderRun json = run_grader("--lab 3 --backend cpu --seed 1 --format json");
   CHECK(json.status == 1);
   check_golden("lab03_skeleton.json", mask(json.out));
 }
 
 TEST_CASE("--build-only builds the runners (GPU too where nvcc is) and grades nothing") {
-  const Result r = run("--lab 3 --solutions --build-only");
+  const GraderRun r = run_grader("--lab 3 --solutions --build-only");
   CHECK(r.status == 0);
   CHECK(r.out.find("Score") == std::string::npos);
   // Each runner's path is printed, and it is a program that answers.
@@ -398,49 +367,41 @@ TEST_CASE("--build-only builds the runners (GPU too where nvcc is) and grades no
 
 // ---- stages 1 and 2 ---------------------------------------------------------
 
-namespace {
-
-std::string submission(int lab, const std::string& kind, const std::string& file) {
-  return "--impl " + kSource + "/tests/grader/lab0" + std::to_string(lab) + "/" + kind + "/" + file;
-}
-
-}  // namespace
-
 TEST_CASE("stage 1: the reference gets full marks and the skeleton loses every point") {
-  const auto reference = grade_json("--solutions", 0, 1);
+  const auto reference = grade_report("--solutions", 0, 1);
   CHECK(reference["score"] == 90);
   CHECK(reference["skipped_points"] == 10);
-  const auto skeleton = grade_json("", 1, 1);
+  const auto skeleton = grade_report("", 1, 1);
   CHECK(skeleton["score"] == 0);
-  CHECK(output_of(skeleton, "puzzle 1, conflict free: 1 wavefront").find("not done yet") != std::string::npos);
+  CHECK(check_output(skeleton, "puzzle 1, conflict free: 1 wavefront").find("not done yet") != std::string::npos);
   // An unanswered prediction does not give the answer away.
-  const std::string p2 = output_of(skeleton, "prediction P2: float tile[32][32]; lane l reads tile[l][0] (words 0, 32, 64, 96, ...)");
+  const std::string p2 = check_output(skeleton, "prediction P2: float tile[32][32]; lane l reads tile[l][0] (words 0, 32, 64, 96, ...)");
   CHECK(p2.find("not answered yet") != std::string::npos);
   CHECK(p2.find("32") == std::string::npos);
 }
 
 TEST_CASE("stage 1: a correct submission written differently gets full marks") {
-  CHECK(grade_json(submission(1, "right", "alternative.cu"), 0, 1)["score"] == 90);
+  CHECK(grade_report(test_submission(1, "right", "alternative.cu"), 0, 1)["score"] == 90);
 }
 
 TEST_CASE("stage 1 known wrong: bank_of on bytes fails with the first wrong offset") {
-  const auto report = grade_json(submission(1, "wrong", "bank_of_bytes.cu"), 1, 1);
+  const auto report = grade_report(test_submission(1, "wrong", "bank_of_bytes.cu"), 1, 1);
   CHECK(report["score"] == 80);
-  CHECK(failing(report) == std::set<std::string>{"bank_of on every byte offset"});
-  CHECK(output_of(report, "bank_of on every byte offset").find("bank_of(1) = 1, expected 0") != std::string::npos);
+  CHECK(failing_checks(report) == std::set<std::string>{"bank_of on every byte offset"});
+  CHECK(check_output(report, "bank_of on every byte offset").find("bank_of(1) = 1, expected 0") != std::string::npos);
 }
 
 TEST_CASE("stage 1 known wrong: word_of / 32 and bank_of & 31 both fail") {
-  const auto report = grade_json(submission(1, "wrong", "word_div_32.cu"), 1, 1);
-  CHECK(failing(report) == std::set<std::string>{"word_of on every byte offset", "bank_of on every byte offset"});
-  CHECK(output_of(report, "word_of on every byte offset").find("word_of(4) = 0, expected 1") != std::string::npos);
-  CHECK(output_of(report, "bank_of on every byte offset").find("229140 of 236544 byte offsets wrong") != std::string::npos);
+  const auto report = grade_report(test_submission(1, "wrong", "word_div_32.cu"), 1, 1);
+  CHECK(failing_checks(report) == std::set<std::string>{"word_of on every byte offset", "bank_of on every byte offset"});
+  CHECK(check_output(report, "word_of on every byte offset").find("word_of(4) = 0, expected 1") != std::string::npos);
+  CHECK(check_output(report, "bank_of on every byte offset").find("229140 of 236544 byte offsets wrong") != std::string::npos);
 }
 
 TEST_CASE("stage 1 known wrong: every puzzle and every prediction fails for its own reason") {
-  const auto report = grade_json(submission(1, "wrong", "puzzles_wrong.cu"), 1, 1);
+  const auto report = grade_report(test_submission(1, "wrong", "puzzles_wrong.cu"), 1, 1);
   CHECK(report["score"] == 20);
-  CHECK(failing(report).size() == 20);
+  CHECK(failing_checks(report).size() == 20);
   const std::vector<std::pair<std::string, std::string>> expected = {
       {"puzzle 1, conflict free: 1 wavefront", "yours: 2 wavefronts, expected: 1"},
       {"puzzle 2, broadcast: 1 wavefront", "yours: 32 wavefronts, expected: 1"},
@@ -458,26 +419,26 @@ TEST_CASE("stage 1 known wrong: every puzzle and every prediction fails for its 
   };
   for (const auto& [check, text] : expected) {
     INFO(check);
-    CHECK(output_of(report, check).find(text) != std::string::npos);
+    CHECK(check_output(report, check).find(text) != std::string::npos);
   }
   // A wrong cost shows the banksim command and the bank map that explain it.
-  const std::string why = output_of(report, "puzzle 4, two way: 2 wavefronts");
+  const std::string why = check_output(report, "puzzle 4, two way: 2 wavefronts");
   CHECK(why.find("banksim --width 4 --stride 4") != std::string::npos);
   CHECK(why.find("wf  3") != std::string::npos);
-  CHECK(output_of(report, "prediction P1: float s[]; lane l reads s[l]").find("banksim --width 4 --stride 1") !=
+  CHECK(check_output(report, "prediction P1: float s[]; lane l reads s[l]").find("banksim --width 4 --stride 1") !=
         std::string::npos);
 }
 
 TEST_CASE("stage 2: the reference gets full marks, a different correct submission too, the skeleton 36") {
-  CHECK(grade_json("--solutions", 0, 2)["score"] == 90);
-  CHECK(grade_json(submission(2, "right", "alternative.cu"), 0, 2)["score"] == 90);
-  const auto skeleton = grade_json("", 1, 2);
+  CHECK(grade_report("--solutions", 0, 2)["score"] == 90);
+  CHECK(grade_report(test_submission(2, "right", "alternative.cu"), 0, 2)["score"] == 90);
+  const auto skeleton = grade_report("", 1, 2);
   CHECK(skeleton["score"] == 36);
-  const std::string read = output_of(skeleton, "transpose16: every shared access at its ideal wavefronts");
+  const std::string read = check_output(skeleton, "transpose16: every shared access at its ideal wavefronts");
   CHECK(read.find("yours: 8 wavefronts, expected: 1") != std::string::npos);
-  CHECK(output_of(skeleton, "row_sums: every shared access at its ideal wavefronts")
+  CHECK(check_output(skeleton, "row_sums: every shared access at its ideal wavefronts")
             .find("yours: 32 wavefronts, expected: 1") != std::string::npos);
-  CHECK(output_of(skeleton, "neighbour_distances: every shared access at its ideal wavefronts")
+  CHECK(check_output(skeleton, "neighbour_distances: every shared access at its ideal wavefronts")
             .find("yours: 4 wavefronts, expected: 1") != std::string::npos);
 }
 
@@ -513,14 +474,14 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
   };
   for (const Case& c : cases) {
     INFO(c.file);
-    const auto report = grade_json(submission(2, "wrong", c.file), 1, 2);
-    CHECK(failing(report) == c.fails);
-    CHECK(output_of(report, c.check).find(c.text) != std::string::npos);
+    const auto report = grade_report(test_submission(2, "wrong", c.file), 1, 2);
+    CHECK(failing_checks(report) == c.fails);
+    CHECK(check_output(report, c.check).find(c.text) != std::string::npos);
   }
 }
 
 TEST_CASE("--lab all grades stages 1 to 5 and the quiz, with a total, and --list shows each") {
-  const Result r = run("--lab all --backend cpu --seed 1 --format json --time-limit 10");
+  const GraderRun r = run_grader("--lab all --backend cpu --seed 1 --format json --time-limit 10");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
   REQUIRE(json["labs"].size() == 6);
@@ -529,14 +490,14 @@ TEST_CASE("--lab all grades stages 1 to 5 and the quiz, with a total, and --list
   // Skeleton CPU scores: 0 + 36 + 60 + 70 + 44 of 5 x 90, the untouched quiz 0/21.
   CHECK(json["total"]["score"].get<double>() == doctest::Approx(210));
   CHECK(json["total"]["max_score"].get<double>() == doctest::Approx(471));
-  const Result text = run("--lab all --backend cpu --seed 1 --time-limit 10");
+  const GraderRun text = run_grader("--lab all --backend cpu --seed 1 --time-limit 10");
   CHECK(text.out.find("\nTotal: 210/471 over 5 stages and the quiz (60 points of checks skipped on this backend)\n") !=
         std::string::npos);
   // With the reference solutions and the quiz key: every point.
-  const Result key = run("--lab all --solutions --backend cpu --seed 1 --time-limit 10");
+  const GraderRun key = run_grader("--lab all --solutions --backend cpu --seed 1 --time-limit 10");
   CHECK(key.status == 0);
   CHECK(key.out.find("\nTotal: 471/471 over 5 stages and the quiz") != std::string::npos);
-  const Result list = run("--lab all --list");
+  const GraderRun list = run_grader("--lab all --list");
   CHECK(list.out.find("lab 1 (bank mapping)") != std::string::npos);
   CHECK(list.out.find("lab 2 (stride and gcd)") != std::string::npos);
   CHECK(list.out.find("lab 4 (XOR swizzle)") != std::string::npos);
@@ -571,16 +532,16 @@ const std::string kChunkSize = "chunk_transpose_swizzled: shared memory no more 
 }  // namespace
 
 TEST_CASE("stage 4: the reference and a rotation-based submission get full marks, and the skeleton shows 32- and 8-way") {
-  CHECK(grade_json("--solutions", 0, 4)["score"] == 90);
-  CHECK(grade_json(submission(4, "right", "alternative.cu"), 0, 4)["score"] == 90);
-  const auto skeleton = grade_json("", 1, 4);
+  CHECK(grade_report("--solutions", 0, 4)["score"] == 90);
+  CHECK(grade_report(test_submission(4, "right", "alternative.cu"), 0, 4)["score"] == 90);
+  const auto skeleton = grade_report("", 1, 4);
   CHECK(skeleton["score"] == 70);
-  CHECK(failing(skeleton) == std::set<std::string>{kMapColumns, kSwRead, kChunkMap, kChunkRead});
-  CHECK(output_of(skeleton, kSwRead).find("yours: 32 wavefronts, expected: 1") != std::string::npos);
-  CHECK(output_of(skeleton, kSwRead).find("banksim --width 4 --stride 32") != std::string::npos);
-  CHECK(output_of(skeleton, kChunkRead).find("yours: 32 wavefronts, expected: 4") != std::string::npos);
-  CHECK(output_of(skeleton, kChunkRead).find("(worst group: 8-way)") != std::string::npos);
-  CHECK(output_of(skeleton, kMapColumns).find("logical column 0: rows 0 and 1 both land in physical column 0") !=
+  CHECK(failing_checks(skeleton) == std::set<std::string>{kMapColumns, kSwRead, kChunkMap, kChunkRead});
+  CHECK(check_output(skeleton, kSwRead).find("yours: 32 wavefronts, expected: 1") != std::string::npos);
+  CHECK(check_output(skeleton, kSwRead).find("banksim --width 4 --stride 32") != std::string::npos);
+  CHECK(check_output(skeleton, kChunkRead).find("yours: 32 wavefronts, expected: 4") != std::string::npos);
+  CHECK(check_output(skeleton, kChunkRead).find("(worst group: 8-way)") != std::string::npos);
+  CHECK(check_output(skeleton, kMapColumns).find("logical column 0: rows 0 and 1 both land in physical column 0") !=
         std::string::npos);
 }
 
@@ -615,42 +576,42 @@ TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
   };
   for (const Case& c : cases) {
     INFO(c.file);
-    const auto report = grade_json(submission(4, "wrong", c.file), 1, 4);
-    CHECK(failing(report) == c.fails);
-    CHECK(output_of(report, c.check).find(c.text) != std::string::npos);
+    const auto report = grade_report(test_submission(4, "wrong", c.file), 1, 4);
+    CHECK(failing_checks(report) == c.fails);
+    CHECK(check_output(report, c.check).find(c.text) != std::string::npos);
   }
 }
 
 TEST_CASE("text reports of the stage 1, 2, 4 and 5 skeletons match their golden files") {
-  const Result one = run("--lab 1 --backend cpu --seed 1");
+  const GraderRun one = run_grader("--lab 1 --backend cpu --seed 1");
   CHECK(one.status == 1);
   check_golden("lab01_skeleton.txt", mask(one.out));
-  const Result two = run("--lab 2 --backend cpu --seed 1");
+  const GraderRun two = run_grader("--lab 2 --backend cpu --seed 1");
   CHECK(two.status == 1);
   check_golden("lab02_skeleton.txt", mask(two.out));
-  const Result four = run("--lab 4 --backend cpu --seed 1");
+  const GraderRun four = run_grader("--lab 4 --backend cpu --seed 1");
   CHECK(four.status == 1);
   check_golden("lab04_skeleton.txt", mask(four.out));
-  const Result five = run("--lab 5 --backend cpu --seed 1");
+  const GraderRun five = run_grader("--lab 5 --backend cpu --seed 1");
   CHECK(five.status == 1);
   check_golden("lab05_skeleton.txt", mask(five.out));
 }
 
 TEST_CASE("stage 5: the reference and a differently written submission get full marks, and the skeleton shows each ideal") {
-  CHECK(grade_json("--solutions", 0, 5)["score"] == 90);
-  CHECK(grade_json(submission(5, "right", "alternative.cu"), 0, 5)["score"] == 90);
-  const auto skeleton = grade_json("", 1, 5);
+  CHECK(grade_report("--solutions", 0, 5)["score"] == 90);
+  CHECK(grade_report(test_submission(5, "right", "alternative.cu"), 0, 5)["score"] == 90);
+  const auto skeleton = grade_report("", 1, 5);
   CHECK(skeleton["score"] == 44);
-  CHECK(output_of(skeleton, "poly_eval: every shared access at its ideal wavefronts")
+  CHECK(check_output(skeleton, "poly_eval: every shared access at its ideal wavefronts")
             .find("yours: 8 wavefronts, expected: 1") != std::string::npos);
   // 8-byte and 16-byte lines are compared with their ideal (2 and 4), not with 1.
-  CHECK(output_of(skeleton, "transpose_double: tile read at its ideal wavefronts")
+  CHECK(check_output(skeleton, "transpose_double: tile read at its ideal wavefronts")
             .find("yours: 32 wavefronts, expected: 2") != std::string::npos);
-  CHECK(output_of(skeleton, "transpose_half: tile read at its ideal wavefronts")
+  CHECK(check_output(skeleton, "transpose_half: tile read at its ideal wavefronts")
             .find("yours: 32 wavefronts, expected: 1") != std::string::npos);
-  CHECK(output_of(skeleton, "sum_quads: every shared access at its ideal wavefronts")
+  CHECK(check_output(skeleton, "sum_quads: every shared access at its ideal wavefronts")
             .find("yours: 4 wavefronts, expected: 1") != std::string::npos);
-  CHECK(output_of(skeleton, "prediction P2: every lane loads the same float4").find("not answered") !=
+  CHECK(check_output(skeleton, "prediction P2: every lane loads the same float4").find("not answered") !=
         std::string::npos);
 }
 
@@ -718,9 +679,9 @@ TEST_CASE("stage 5 known wrong submissions each lose exactly their checks") {
   };
   for (const Case& c : cases) {
     INFO(c.file);
-    const auto report = grade_json(submission(5, "wrong", c.file), 1, 5);
-    CHECK(failing(report) == c.fails);
-    CHECK(output_of(report, c.check).find(c.text) != std::string::npos);
+    const auto report = grade_report(test_submission(5, "wrong", c.file), 1, 5);
+    CHECK(failing_checks(report) == c.fails);
+    CHECK(check_output(report, c.check).find(c.text) != std::string::npos);
   }
 }
 
@@ -729,7 +690,7 @@ TEST_CASE("the prediction questions the rubric prices are the ones the lab files
                                             {2, "/labs/02-stride-gcd/stride.cu"},
                                             {5, "/labs/05-wide-types/wide.cu"}};
   for (const auto& [lab, file] : files) {
-    const Result list = run("--lab " + std::to_string(lab) + " --list");
+    const GraderRun list = run_grader("--lab " + std::to_string(lab) + " --list");
     std::ifstream in(kSource + file);
     std::ostringstream text;
     text << in.rdbuf();
@@ -751,9 +712,9 @@ TEST_CASE("the prediction questions the rubric prices are the ones the lab files
 TEST_CASE("JSON printed by the code under test is its output, never the runner's answer") {
   // Legal debugging output with braces, from a kernel: every check passes
   // but the predictions, which this file predates.
-  const auto braces = grade_json(submission(3, "right", "printf_braces.cu"), 1);
+  const auto braces = grade_report(test_submission(3, "right", "printf_braces.cu"), 1, 3);
   CHECK(braces["score"] == 80);
-  CHECK(failing(braces) == std::set<std::string>{kPredict1, kPredict2});
+  CHECK(failing_checks(braces) == std::set<std::string>{kPredict1, kPredict2});
 }
 
 // The hostile files of tests/grader/lab03/hostile/ that run host code (a
@@ -777,7 +738,7 @@ TEST_CASE("host code of a submission is refused before the build, naming the lin
       {"memory_hog.cu", "memory_hog.cu:73: hog is initialised by code that runs when the program starts"},
   };
   for (const Case& c : cases) {
-    const Result r = run("--lab 3 --backend cpu --seed 1 " + submission(3, "hostile", c.file));
+    const GraderRun r = run_grader("--lab 3 --backend cpu --seed 1 " + test_submission(3, "hostile", c.file));
     INFO(c.file << "\n" << r.out << r.err);
     CHECK(r.status == 2);
     CHECK(r.err.find(c.message) != std::string::npos);
@@ -789,14 +750,14 @@ TEST_CASE("host code of a submission is refused before the build, naming the lin
 }
 
 TEST_CASE("file-scope __shared__ arrays, CUDA's min() and shared memory in a device function grade as correct") {
-  CHECK(grade_json(submission(3, "right", "file_scope_min_max.cu"), 0)["score"] == 90);
+  CHECK(grade_report(test_submission(3, "right", "file_scope_min_max.cu"), 0, 3)["score"] == 90);
 }
 
 TEST_CASE("a build that runs out of time says so, and does not blame the file") {
   const std::string copy = std::string(BANKLAB_TEST_TMP) + "/slow_build_transpose.cu";
   std::ofstream(copy) << std::ifstream(kSource + "/solutions/03-padded-transpose/transpose.cu").rdbuf()
                       << "\n// " << std::random_device{}() << "\n";  // never in the cache
-  const Result r = run("--lab 3 --impl " + copy + " --backend cpu --build-time-limit 0.01");
+  const GraderRun r = run_grader("--lab 3 --impl " + copy + " --backend cpu --build-time-limit 0.01");
   CHECK(r.status == 2);
   CHECK(r.err.find("could not be built: the build did not finish within the time limit of 0.01 s") !=
         std::string::npos);
@@ -807,9 +768,9 @@ TEST_CASE("a build that runs out of time says so, and does not blame the file") 
 TEST_CASE("the random shapes are one odd and one even that is not a multiple of 32, new for every seed") {
   std::set<std::string> seen;
   for (int seed : {1, 2, 3}) {
-    const Result r = run("--lab 3 --backend cpu --format json --seed " + std::to_string(seed));
+    const GraderRun r = run_grader("--lab 3 --backend cpu --format json --seed " + std::to_string(seed));
     const auto report = nlohmann::json::parse(r.out);
-    const std::string text = output_of(report, kRandom);  // "correct on 45x201,98x66"
+    const std::string text = check_output(report, kRandom);  // "correct on 45x201,98x66"
     std::smatch m;
     REQUIRE(std::regex_search(text, m, std::regex(R"(correct on (\d+)x(\d+),(\d+)x(\d+))")));
     for (int i : {1, 2}) CHECK(std::stoi(m[i]) % 2 == 1);
@@ -823,8 +784,8 @@ TEST_CASE("the random shapes are one odd and one even that is not a multiple of 
 }
 
 TEST_CASE("known wrong: a failed assert is reported at the assert's line, not inside the C library") {
-  const auto report = grade_json(wrong("failed_assert.cu"), 1);
-  CHECK(output_of(report, kSquare).find("crash at failed_assert.cu:56: kernel crashed: SIGABRT") != std::string::npos);
+  const auto report = grade_report(wrong("failed_assert.cu"), 1, 3);
+  CHECK(check_output(report, kSquare).find("crash at failed_assert.cu:56: kernel crashed: SIGABRT") != std::string::npos);
 }
 
 TEST_CASE("--submissions grades a folder of 20 into a gradebook, and a rerun keeps what did not change") {
@@ -849,7 +810,7 @@ TEST_CASE("--submissions grades a folder of 20 into a gradebook, and a rerun kee
   fs::create_directories(dir / "empty_folder");
 
   const std::string args = "--lab 3 --backend cpu --seed 5 --time-limit 3 -j 2 --submissions " + dir.string();
-  const Result r = run(args);
+  const GraderRun r = run_grader(args);
   INFO(r.out << r.err);
   CHECK(r.status == 0);
   CHECK(r.err.find("20 submissions") != std::string::npos);
@@ -883,13 +844,13 @@ TEST_CASE("--submissions grades a folder of 20 into a gradebook, and a rerun kee
   while (std::getline(csv, line)) ++lines;
   CHECK(lines == 20);
   // A rerun grades only what was not graded (the file that does not build, the empty folder).
-  const Result again = run(args);
+  const GraderRun again = run_grader(args);
   CHECK(again.status == 0);
   CHECK(again.err.find("2 to grade (18 unchanged since the last run") != std::string::npos);
 }
 
 TEST_CASE("a submission may not include files from outside its folder, such as the solution") {
-  const Result r = run("--lab 3 --backend cpu " + submission(3, "hostile", "includes_solution.cu"));
+  const GraderRun r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "includes_solution.cu"));
   CHECK(r.status == 2);
   // The source check names the include; where the sandbox hides solutions/
   // from the preprocessor first, the file is not there to include.
@@ -899,7 +860,7 @@ TEST_CASE("a submission may not include files from outside its folder, such as t
 }
 
 TEST_CASE("code that differs between the emulator build and a GPU build is refused, with its line") {
-  const Result r = run("--lab 3 --backend cpu " + submission(3, "hostile", "emulator_only_padding.cu"));
+  const GraderRun r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "emulator_only_padding.cu"));
   CHECK(r.status == 2);
   CHECK(r.err.find("emulator_only_padding.cu:50: this code is not the same for the CPU emulator and for a GPU") !=
         std::string::npos);
@@ -959,7 +920,7 @@ TEST_CASE("stages 4 and 5 refuse a submission that includes the solution or test
     INFO("stage " << lab);
     const std::string includes = std::string(BANKLAB_TEST_TMP) + "/includes_solution_" + std::to_string(lab) + ".cu";
     std::ofstream(includes) << "#include \"" << kSource << solution << "\"\n";
-    const Result r = run("--lab " + std::to_string(lab) + " --backend cpu --impl " + includes);
+    const GraderRun r = run_grader("--lab " + std::to_string(lab) + " --backend cpu --impl " + includes);
     CHECK(r.status == 2);
     // Refused by the source check, or, where the sandbox hides solutions/
     // from the preprocessor, by the compiler, which cannot find it.
@@ -971,7 +932,7 @@ TEST_CASE("stages 4 and 5 refuse a submission that includes the solution or test
     text << in.rdbuf();
     const std::string detects = std::string(BANKLAB_TEST_TMP) + "/detects_emulator_" + std::to_string(lab) + ".cu";
     std::ofstream(detects) << "#ifndef __CUDA_ARCH__\nstatic int cpu_only = 1;\n#endif\n" << text.str();
-    const Result d = run("--lab " + std::to_string(lab) + " --backend cpu --impl " + detects);
+    const GraderRun d = run_grader("--lab " + std::to_string(lab) + " --backend cpu --impl " + detects);
     CHECK(d.status == 2);
     CHECK(d.err.find(":2: this code is not the same for the CPU emulator and for a GPU") != std::string::npos);
   }

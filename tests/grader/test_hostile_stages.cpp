@@ -118,21 +118,29 @@ TEST_CASE("stage 2: kernels that recognise the pricing run or sum rows from glob
   const std::string rows_memory = "row_sums: shared memory no more than 128 rows of 65 floats";
   const std::string particles = "neighbour_distances: every shared access at its ideal wavefronts";
   const std::string transpose = "transpose16: every shared access at its ideal wavefronts";
+  const std::string transpose_memory = "transpose16: shared memory no more than a 16x18 float tile";
   const std::set<std::string> costs = {rows, particles, transpose};
   const std::vector<Case> cases = {
       {"lab02/hostile/fixed_grids.cu", 66, costs, rows, "yours: 32 wavefronts, expected: 1"},
       {"lab02/hostile/kernel_sees_pricing.cu", 66, costs, particles, "yours: 4 wavefronts, expected: 1"},
       {"lab02/hostile/cmdline.cu", 66, costs, transpose, "yours: 8 wavefronts, expected: 1", true},
-      // row_sums: one token float per thread for 64 floats per row. The
-      // file's transpose16 (one thread per element, a token store and load of
-      // a float each) moves as many bytes through shared memory as a real
-      // tile: counting traffic cannot see it; it keeps its points.
+      // row_sums: one token float per thread for 64 floats per row;
+      // transpose16: a token store and load of a float per thread, as many
+      // bytes as a real tile moves, but each thread reads back its own word.
       {"lab02/hostile/global_copy.cu",
-       80,
-       {rows, rows_memory},
+       70,
+       {rows, rows_memory, transpose, transpose_memory},
        rows_memory,
        "on 1: row_sums loaded 1 float from shared memory for 1 output float, at least 64 expected: each row goes "
        "through shared memory"},
+      // The reference with global_copy.cu's transpose16: 90/90 on main at 0806142.
+      {"lab02/hostile/transpose_own_reads.cu",
+       80,
+       {transpose, transpose_memory},
+       transpose_memory,
+       "on 16x16: transpose16's shared loads read back only what the same threads stored (each lane the words it "
+       "wrote itself, in the same warp): nothing moves between threads through shared memory, so the 256 output "
+       "floats were not transposed in it"},
   };
   for (const Case& c : cases) check_case(2, c);
 }

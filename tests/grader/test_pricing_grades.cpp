@@ -65,7 +65,10 @@ TEST_CASE("stage 3: a kernel padded only on small grids loses the tile-read poin
   CHECK(failing(report) == std::set<std::string>{"tile read costs 1 wavefront per warp instruction"});
   const std::string why = output_of(report, "tile read costs 1 wavefront per warp instruction");
   CHECK(why.find("yours: 32 wavefronts, expected: 1") != std::string::npos);
-  CHECK(why.find("over 32x32, 1x1, 31x33, 33x31, 1024x2048, 2048x1024") != std::string::npos);
+  // The large grids are priced on a sample of their blocks, and the report says which.
+  const std::string sampled = "over 32x32, 1x1, 31x33, 33x31, 1024x2048 (costs traced on 512 of 2048 blocks, chosen "
+                              "from the seed), 2048x1024 (costs traced on 512 of 2048 blocks, chosen from the seed)";
+  CHECK(why.find(sampled) != std::string::npos);
   // The findings checks read the same runs as correctness.
   CHECK(output_of(report, "no shared-memory race").find("none on 32x32, 1x1, 31x33, 33x31, 1024x2048, 2048x1024") !=
         std::string::npos);
@@ -79,4 +82,24 @@ TEST_CASE("stage 3: the reference and the right/ submissions keep full marks wit
   CHECK(braces["score"] == 80);
   CHECK(failing(braces) == std::set<std::string>{"prediction P1: the column read of float tile[32][32]",
                                                  "prediction P2: the column read of float tile[32][33]"});
+}
+
+TEST_CASE("the text and Gradescope reports name the sample of blocks a large grid's costs were traced on") {
+  const std::string impl = "--impl " + kSource + "/tests/grader/lab03/hostile/padded_on_small_grids.cu";
+  const std::string sample = "1024x2048 (costs traced on 512 of 2048 blocks, chosen from the seed)";
+  const auto text = banklab::test::run_command(std::string(GRADER_PATH) + " --lab 3 " + impl +
+                                               " --backend cpu --seed 1 --time-limit 20 2>/dev/null");
+  CHECK(text.status == 1);
+  CHECK(text.out.find(sample) != std::string::npos);
+  const auto gradescope = banklab::test::run_command(std::string(GRADER_PATH) + " --lab 3 " + impl +
+                                                     " --backend cpu --seed 1 --time-limit 20 --format gradescope "
+                                                     "2>/dev/null");
+  REQUIRE(gradescope.status == 1);
+  bool named = false;
+  const nlohmann::json results = nlohmann::json::parse(gradescope.out);
+  for (const auto& t : results["tests"]) {
+    if (t["name"].get<std::string>().find("tile read costs 1 wavefront") == std::string::npos) continue;
+    named = t["output"].get<std::string>().find(sample) != std::string::npos;
+  }
+  CHECK(named);
 }

@@ -1,6 +1,6 @@
 // What the emulator runners of the transpose stages (3, 4) share: a
 // transpose kernel run on a list of shapes with seeded input and poisoned
-// output, each run with its comparison and the emulator's report.
+// output, each run with its raw output and the emulator's report.
 #pragma once
 
 #include <algorithm>
@@ -61,19 +61,6 @@ using TransposeFunction = void (*)(float*, const float*, int, int);
 /// Blocks of a transpose launch whose shared accesses are priced: all of a
 /// grid up to this size, a seeded sample of a larger one.
 inline constexpr std::uint64_t kTracedBlocks = 512;
-
-/// compare_floats as the emulator runners report it: {"mismatches",
-/// "first_mismatches": [{index, expected, got (null for NaN)}], "elements"}.
-inline nlohmann::json float_comparison_json(const std::vector<float>& expected, const float* got) {
-  const FloatComparison c = compare_floats(expected, got);
-  nlohmann::json first = nlohmann::json::array();
-  for (const FloatMismatch& m : c.first) {
-    first.push_back({{"index", m.index},
-                     {"expected", m.expected},
-                     {"got", std::isfinite(m.got) ? nlohmann::json(m.got) : nlohmann::json()}});
-  }
-  return {{"mismatches", c.mismatches}, {"first_mismatches", first}, {"elements", expected.size()}};
-}
 
 /// Runs `kernel` (one block of `block` threads per tile x tile elements) on
 /// every shape of "32x32,31x33": [{width, height, element_bytes, output

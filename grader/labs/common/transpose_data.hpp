@@ -126,27 +126,6 @@ inline Comparison compare(Shape s, const std::vector<float>& in, const float* ou
   return compare_transpose(s, in.data(), out);
 }
 
-/// A 1-D output against its reference, bit for bit (the NaN poison shows):
-/// how many floats differ and the first five (index, expected, got).
-struct FloatMismatch {
-  std::size_t index = 0;
-  float expected = 0, got = 0;
-};
-struct FloatComparison {
-  std::size_t mismatches = 0;
-  std::vector<FloatMismatch> first;  // up to 5
-};
-
-inline FloatComparison compare_floats(const std::vector<float>& expected, const float* got) {
-  FloatComparison c;
-  for (std::size_t i = 0; i < expected.size(); ++i) {
-    if (std::memcmp(&expected[i], &got[i], sizeof(float)) == 0) continue;
-    if (c.first.size() < 5) c.first.push_back({i, expected[i], got[i]});
-    ++c.mismatches;
-  }
-  return c;
-}
-
 /// The input of a transpose of T: seeded floats for float, random finite bit
 /// patterns (make_input_bits) for double and half.
 template <class Bits>

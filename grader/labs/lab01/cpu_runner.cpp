@@ -44,12 +44,10 @@ nlohmann::json run_puzzles(double time_limit) {
     int offsets[32];
     for (int lane = 0; lane < 32; ++lane) offsets[lane] = lab01::kPuzzleFunctions[p](lane);
     nlohmann::json entry = {{"name", spec.name}, {"offsets", offsets}};
+    // Offsets the harness's load cannot make are not launched (the grader
+    // sees them in "offsets" and says what is wrong with them).
     int bad_lane = 0;
-    const std::string problem = lab01::offsets_problem(offsets, spec.width_bytes, &bad_lane);
-    if (!problem.empty()) {
-      entry["invalid"] = "lane " + std::to_string(bad_lane) + ": offset " + std::to_string(offsets[bad_lane]) + " " +
-                         problem;
-    } else {
+    if (*lab01::offsets_problem(offsets, spec.width_bytes, &bad_lane) == '\0') {
       const auto report = spec.width_bytes == 1   ? launch<unsigned char>(p, time_limit)
                           : spec.width_bytes == 2 ? launch<unsigned short>(p, time_limit)
                                                   : launch<unsigned>(p, time_limit);

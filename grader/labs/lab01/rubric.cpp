@@ -129,10 +129,17 @@ Outcome check_puzzle(GradeContext& ctx, int puzzle) {
   const auto& entry = a.data["puzzles"][puzzle];
   const Offsets offsets = offsets_from(entry);
   const std::string yours = "your offsets (lane 0 to 31, - inactive): " + offsets_text(offsets);
-  if (entry.contains("invalid")) return Outcome::fail(entry["invalid"].get<std::string>() + "\n" + yours);
+  // The offsets are judged here (the runner's "invalid" is not read).
+  int bad_lane = 0;
+  const std::string problem = lab01::offsets_problem(offsets.data(), spec.width_bytes, &bad_lane);
+  if (!problem.empty()) {
+    return Outcome::fail("lane " + std::to_string(bad_lane) + ": offset " + std::to_string(offsets[bad_lane]) + " " +
+                         problem + "\n" + yours);
+  }
   if (std::all_of(offsets.begin(), offsets.end(), [](int o) { return o < 0; })) {
     return Outcome::fail("not done yet: every lane returns -1 (no lane is active); see the puzzle's TODO(student)");
   }
+  if (!entry.contains("report")) return Outcome::fail("could not check: the runner returned no report of the load");
   const auto& report = entry["report"];
   if (!report["completed"].get<bool>()) {
     std::string why;

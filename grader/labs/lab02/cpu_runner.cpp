@@ -1,9 +1,9 @@
 // Stage-2 runner on the CPU emulator. Prints one JSON object per command:
-//   runner degree                       conflict_degree against the bank model, every stride and lane count
+//   runner degree                       conflict_degree's values on every stride and lane count
 //   runner run --task T --shapes S --seed N [--time-limit SECONDS]
 //          T: rows (shapes: row counts), particles (particle counts) or
-//          transpose16 (WxH); per shape the comparison with the CPU
-//          reference (outputs poisoned first) and the emulator's report
+//          transpose16 (WxH); per shape the raw output (poisoned first)
+//          and the emulator's report; the grader compares and prices
 //   runner answers                      the student's predictions
 #include <chrono>
 #include <cstring>
@@ -18,23 +18,16 @@
 
 namespace {
 
-nlohmann::json check_degree() {
-  long long mismatches = 0, checked = 0;
-  nlohmann::json first = nlohmann::json::array();
+// conflict_degree on every stride and lane count, as raw int32 values
+// (stride-major: stride 0 lanes 1..32, stride 1 ...): the grader compares
+// them with the bank model.
+nlohmann::json degree_values() {
+  std::vector<std::int32_t> values;
+  values.reserve(static_cast<std::size_t>(lab02::kMaxStride + 1) * banklab::kWarpSize);
   for (int stride = 0; stride <= lab02::kMaxStride; ++stride) {
-    for (int n = 1; n <= banklab::kWarpSize; ++n) {
-      const banklab::LaneMask lanes = n == 32 ? 0xffffffffu : (banklab::LaneMask{1} << n) - 1;
-      const int expected =
-          banklab::count_wavefronts(banklab::strided_access(4, banklab::MemOp::kLoad, stride, 0, lanes)).wavefronts;
-      const int yours = conflict_degree(stride, n);
-      ++checked;
-      if (yours != expected) {
-        if (first.size() < 5) first.push_back({{"stride", stride}, {"lanes", n}, {"yours", yours}, {"expected", expected}});
-        ++mismatches;
-      }
-    }
+    for (int n = 1; n <= banklab::kWarpSize; ++n) values.push_back(conflict_degree(stride, n));
   }
-  return {{"checked", checked}, {"mismatches", mismatches}, {"first", first}};
+  return {{"max_stride", lab02::kMaxStride}, {"output", harness::output_blob(values.data(), values.size() * 4)}};
 }
 
 int parse_count(const std::string& text, int minimum) {
@@ -64,27 +57,20 @@ nlohmann::json run_one(const std::string& task, const std::string& shape, std::u
     const dim3 grid((s.width + 15) / 16, (s.height + 15) / 16);
     report = banklab::emu::launch(options, grid, dim3(16, 16), transpose16, d_out, static_cast<const float*>(d_in),
                                   s.width, s.height);
-    const harness::Comparison c = harness::compare(s, in, d_out);
-    nlohmann::json first = nlohmann::json::array();
-    for (const harness::Mismatch& m : c.first) {
-      first.push_back({{"index", std::to_string(m.x) + "][" + std::to_string(m.y)},
-                       {"expected", m.expected},
-                       {"got", std::isfinite(m.got) ? nlohmann::json(m.got) : nlohmann::json()}});
-    }
-    run = {{"mismatches", c.mismatches}, {"first_mismatches", first}, {"elements", in.size()}};
+    // The output as it is: the grader compares it with the transpose of its own input.
+    run = {{"width", s.width}, {"height", s.height}, {"element_bytes", 4}, {"output", harness::output_blob(d_out, bytes)}};
     banklab::emu::device_free(d_in);
     banklab::emu::device_free(d_out);
   } else {
     const bool rows_task = task == "rows";
     const int count = parse_count(shape, rows_task ? 1 : 2);
-    const std::size_t in_floats = static_cast<std::size_t>(count) * (rows_task ? lab02::kColumns : 4);
-    const std::vector<float> in = lab02::make_values(in_floats, seed, static_cast<std::uint64_t>(count));
-    const std::vector<float> expected =
-        rows_task ? lab02::expected_row_sums(in, count) : lab02::expected_distances(in, count);
+    const std::size_t in_floats = lab02::input_floats(task, count);
+    const std::vector<float> in = lab02::task_input(task, count, seed);
+    const std::size_t out_floats = lab02::output_floats(task, count);
     auto* d_in = static_cast<float*>(banklab::emu::device_malloc(in_floats * sizeof(float)));
-    auto* d_out = static_cast<float*>(banklab::emu::device_malloc(std::max<std::size_t>(1, expected.size()) * 4));
+    auto* d_out = static_cast<float*>(banklab::emu::device_malloc(std::max<std::size_t>(1, out_floats) * 4));
     std::memcpy(d_in, in.data(), in_floats * sizeof(float));
-    std::memset(d_out, harness::kPoisonByte, expected.size() * sizeof(float));
+    std::memset(d_out, harness::kPoisonByte, out_floats * sizeof(float));
     const int per_block = rows_task ? lab02::kRowsPerBlock : lab02::kParticlesPerBlock;
     const dim3 grid((count + per_block - 1) / per_block);
     if (rows_task) {
@@ -94,7 +80,8 @@ nlohmann::json run_one(const std::string& task, const std::string& shape, std::u
       report = banklab::emu::launch(options, grid, dim3(per_block), neighbour_distances, d_out,
                                     reinterpret_cast<const Particle*>(d_in), count);
     }
-    run = harness::float_comparison_json(expected, d_out);
+    // The output as it is: the grader compares it with its own reference (task_data.hpp).
+    run = {{"output", harness::output_blob(d_out, out_floats * sizeof(float))}};
     banklab::emu::device_free(d_in);
     banklab::emu::device_free(d_out);
   }
@@ -111,7 +98,7 @@ int main(int argc, char** argv) {
   const std::string& task = args.task;
   nlohmann::json out = {{"backend", "cpu"}};
   if (args.command == "degree") {
-    out["conflict_degree"] = check_degree();
+    out["conflict_degree"] = degree_values();
   } else if (args.command == "run" && (task == "rows" || task == "particles" || task == "transpose16") &&
              !args.shapes.empty()) {
     out["runs"] = harness::run_each(args.shapes, args.time_limit, [&](const std::string& shape, double left) {

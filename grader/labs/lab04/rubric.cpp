@@ -3,12 +3,15 @@
 // findings, per-line costs and shared-memory size. Task B: the same for the
 // 16-byte chunk swizzle. On a GPU: speed against the conflicted tile and
 // stage 3's padded solution, and Nsight Compute against the emulator.
+#include <cstring>
 #include <random>
 #include <set>
 #include <sstream>
 
 #include "checks.hpp"
+#include "raw_answers.hpp"
 #include "rubric.hpp"
+#include "task_data.hpp"
 #include "traffic_checks.hpp"
 
 namespace banklab::grader {
@@ -163,7 +166,7 @@ std::vector<TrafficNeed> transpose_needs(const std::vector<LabelledReport>& repo
   for (const LabelledReport& r : reports) {
     const auto x = r.label.find('x');
     const long long elements = std::stoll(r.label.substr(0, x)) * std::stoll(r.label.substr(x + 1));
-    needs.push_back({r.label, r.report, elements, 4 * elements, 4 * elements, 1});
+    needs.push_back({r.label, r.report, elements, 4 * elements, 4 * elements, 1, true});
   }
   return needs;
 }
@@ -181,18 +184,30 @@ std::vector<std::string> chunk_args(GradeContext& ctx, const std::string& shapes
           seed_text(ctx.seed())};
 }
 
-std::string describe_chunk_run(const nlohmann::json& run) {
+// The grader's verdict on a chunk run: its raw output against task B's
+// reference for the input the seed makes ("" when every float is right).
+std::string judge_chunk_run(const nlohmann::json& run, int tiles, int passes, std::uint64_t seed) {
   std::ostringstream out;
-  out << run["tiles"] << " tile(s) x " << run["passes"] << " pass(es): ";
+  out << tiles << " tile(s) x " << passes << " pass(es): ";
   if (run.contains("error")) {
     out << "CUDA error: " << run["error"].get<std::string>();
     return out.str();
   }
-  out << run["mismatches"] << " of " << run["tiles"].get<long long>() * kTile * kTile << " floats wrong";
+  const std::vector<float> expected = lab04::expected_chunks(lab04::make_chunk_input(tiles, seed), tiles, passes);
+  std::vector<unsigned char> bytes(expected.size() * sizeof(float));
+  std::memcpy(bytes.data(), expected.data(), bytes.size());
+  const nlohmann::json verdict = judge_output(run, bytes, 4);
+  if (verdict.contains("error")) {
+    out << "could not check: " << verdict["error"].get<std::string>();
+    return out.str();
+  }
+  if (verdict["mismatches"].get<long long>() == 0) return "";
+  out << verdict["mismatches"] << " of " << expected.size() << " floats wrong";
   const char* components = "xyzw";
-  for (const auto& m : run["first_mismatches"]) {
-    out << "\n  out[" << m["index"] << "] (tile " << m["tile"] << ", chunk " << m["chunk"] << " of row " << m["row"]
-        << ", ." << components[m["component"].get<int>()] << "): yours "
+  for (const auto& m : verdict["first_mismatches"]) {
+    const lab04::ChunkElement e = lab04::chunk_element(m["index"].get<std::size_t>());
+    out << "\n  out[" << m["index"] << "] (tile " << e.tile << ", chunk " << e.chunk << " of row " << e.row << ", ."
+        << components[e.component] << "): yours "
         << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>())) << ", expected "
         << number(m["expected"].get<double>());
   }
@@ -217,8 +232,10 @@ Outcome check_chunks_correct(GradeContext& ctx) {
     if (const std::string wrong = runs_mismatch(a.data, shapes); !wrong.empty()) return Outcome::fail(wrong);
     for (const auto& run : a.data["runs"]) {
       const bool stopped = run.contains("report") && !run["report"]["completed"].get<bool>();
-      if (!run.contains("error") && run["mismatches"].get<long long>() == 0 && !stopped) continue;
-      problems += (problems.empty() ? "" : "\n") + describe_chunk_run(run);
+      std::string wrong_run = judge_chunk_run(run, std::stoi(shapes), passes, ctx.seed());
+      if (wrong_run.empty() && !stopped) continue;
+      if (wrong_run.empty()) wrong_run = shapes + " tile(s) x " + std::to_string(passes) + " pass(es): did not finish";
+      problems += (problems.empty() ? "" : "\n") + wrong_run;
       if (stopped) {
         for (const auto& f : run["report"]["findings"]) problems += "\n" + describe_finding(f);
       }
@@ -243,7 +260,8 @@ std::vector<LabelledReport> chunk_reports(GradeContext& ctx, const RunnerAnswer*
       return {};
     }
     for (const auto& run : a.data["runs"]) {
-      const int tiles = run["tiles"].get<int>(), runs = run["passes"].get<int>();
+      // The request's tiles and passes (the answer was checked against it).
+      const int tiles = std::stoi(shapes), runs = passes;
       reports.push_back({std::to_string(tiles) + (tiles == 1 ? " tile x " : " tiles x ") + std::to_string(runs) +
                              (runs == 1 ? " pass" : " passes"),
                          run["report"]});

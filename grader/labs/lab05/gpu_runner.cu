@@ -56,40 +56,40 @@ int run_1d(const std::string& task, const std::string& shapes, std::uint64_t see
   std::stringstream list(shapes);
   std::string item;
   while (std::getline(list, item, ',')) {
-    lab05::QuadRun quad;
-    if (!poly && !lab05::parse_quad_run(item.c_str(), &quad)) {
-      std::fprintf(stderr, "runner: bad quads run '%s' (expected N or N:PASSES)\n", item.c_str());
+    int n = 0, passes = 0;
+    if (!lab05::task_run(poly, item.c_str(), &n, &passes)) {
+      std::fprintf(stderr, "runner: bad %s run '%s' (expected N%s)\n", task.c_str(), item.c_str(),
+                   poly ? "" : " or N:PASSES");
       return 2;
     }
-    const int n = poly ? std::max(1, std::atoi(item.c_str())) : quad.quads;
     const std::vector<float> c = lab05::poly_coefficients(seed);
-    const std::vector<float> in = poly ? lab05::poly_points(n, seed) : lab05::quad_input(n, seed);
-    const std::vector<float> expected = poly ? lab05::expected_poly(c, in) : lab05::expected_quads(in, quad.passes);
+    const std::vector<float> in = lab05::task_input(poly, n, seed);
+    const std::size_t out_floats = poly ? in.size() : in.size() / 4;
     float *d_in = nullptr, *d_out = nullptr, *d_c = nullptr;
     HARNESS_CUDA_CHECK(cudaMalloc(&d_in, in.size() * sizeof(float)));
-    HARNESS_CUDA_CHECK(cudaMalloc(&d_out, expected.size() * sizeof(float)));
+    HARNESS_CUDA_CHECK(cudaMalloc(&d_out, out_floats * sizeof(float)));
     HARNESS_CUDA_CHECK(cudaMalloc(&d_c, c.size() * sizeof(float)));
     HARNESS_CUDA_CHECK(cudaMemcpy(d_in, in.data(), in.size() * sizeof(float), cudaMemcpyHostToDevice));
     HARNESS_CUDA_CHECK(cudaMemcpy(d_c, c.data(), c.size() * sizeof(float), cudaMemcpyHostToDevice));
-    HARNESS_CUDA_CHECK(cudaMemset(d_out, harness::kPoisonByte, expected.size() * sizeof(float)));
+    HARNESS_CUDA_CHECK(cudaMemset(d_out, harness::kPoisonByte, out_floats * sizeof(float)));
     if (poly) launch_poly(poly_eval, d_out, d_in, d_c, n);
-    else launch_quads(sum_quads, d_out, d_in, n, quad.passes);
+    else launch_quads(sum_quads, d_out, d_in, n, passes);
     cudaError_t error = cudaGetLastError();
     if (error == cudaSuccess) error = cudaDeviceSynchronize();
-    std::vector<float> got(expected.size());
+    std::vector<float> got(out_floats);
     if (error == cudaSuccess)
       error = cudaMemcpy(got.data(), d_out, got.size() * sizeof(float), cudaMemcpyDeviceToHost);
-    const std::string label = poly || quad.passes == lab05::kQuadPasses
-                                  ? std::to_string(n)
-                                  : std::to_string(n) + ":" + std::to_string(quad.passes);
-    j.open('{').key("shape").value(label).key("elements").value(static_cast<long long>(expected.size()));
+    const std::string label =
+        poly || passes == lab05::kQuadPasses ? std::to_string(n) : std::to_string(n) + ":" + std::to_string(passes);
+    j.open('{').key("shape").value(label);
     if (error != cudaSuccess) {
       j.key("error").value(std::string(cudaGetErrorString(error)));
       j.close('}').close(']').close('}');
       harness::emit_answer(j.str());
       return 0;
     }
-    harness::write_float_comparison(j, harness::compare_floats(expected, got.data()));
+    // The output as it is: the grader compares it with its own reference (task_data.hpp).
+    j.key("output").value(harness::output_blob(got.data(), out_floats * sizeof(float)));
     j.close('}');
     cudaFree(d_in);
     cudaFree(d_out);

@@ -5,6 +5,7 @@
 // and size; ten predictions over 8- and 16-byte patterns; on a GPU, speed-ups
 // over the conflicted versions, the cycle probe on the prediction patterns,
 // and Nsight Compute against the emulator.
+#include <cstring>
 #include <random>
 #include <sstream>
 
@@ -12,6 +13,7 @@
 #include "predictions.hpp"
 #include "rubric.hpp"
 #include "task_checks.hpp"
+#include "task_data.hpp"
 
 namespace banklab::grader {
 
@@ -72,27 +74,47 @@ std::vector<KernelTask> plain_tasks() {
 }
 
 
-// The launch shapes of grader/labs/lab05/student_api.hpp (which the grader
-// does not include: it declares the kernels with the emulator's half type).
-constexpr long long kPolyThreads = 128, kTerms = 8, kQuadPasses = 2;
+// The launch shapes of task_data.hpp (shared with the runners).
+constexpr long long kPolyThreads = lab05::kPolyThreads, kTerms = lab05::kTerms, kQuadPasses = lab05::kQuadPasses;
+
+// The grader's reference output of a poly or quads run: the input the
+// runner made from the seed, evaluated here (task_data.hpp).
+std::vector<unsigned char> reference_1d(bool poly, const nlohmann::json& run, std::uint64_t seed, int* element_bytes) {
+  *element_bytes = 4;
+  int n = 0, passes = 0;
+  if (!run.contains("shape") || !run["shape"].is_string() ||
+      !lab05::task_run(poly, run["shape"].get_ref<const std::string&>().c_str(), &n, &passes)) {
+    return {};
+  }
+  const std::vector<float> expected = lab05::expected_output(poly, n, passes, seed);
+  std::vector<unsigned char> bytes(expected.size() * sizeof(float));
+  if (!bytes.empty()) std::memcpy(bytes.data(), expected.data(), bytes.size());
+  return bytes;
+}
 
 // The least shared traffic of each task, per run: what the task says goes
 // through shared memory (element counts from the run's outputs).
 const std::vector<KernelTask>& tasks() {
   static const std::vector<KernelTask> all = [] {
     std::vector<KernelTask> t = plain_tasks();
+    t[kPoly].reference = [](const nlohmann::json& run, std::uint64_t seed, int* element_bytes) {
+      return reference_1d(true, run, seed, element_bytes);
+    };
+    t[kQuads].reference = [](const nlohmann::json& run, std::uint64_t seed, int* element_bytes) {
+      return reference_1d(false, run, seed, element_bytes);
+    };
     t[kPoly].traffic = [](const std::string& label, long long outputs) {
       const long long blocks = (outputs + kPolyThreads - 1) / kPolyThreads;
       return TrafficNeed{label, {}, outputs, blocks * kTerms * 4, outputs * kTerms * 4, 1};
     };
     t[kPoly].traffic_rule = "every lane reads its 8 coefficients from the block's shared table (a broadcast)";
     t[kDouble].traffic = [](const std::string& label, long long outputs) {
-      return TrafficNeed{label, {}, outputs, 8 * outputs, 8 * outputs, 1};
+      return TrafficNeed{label, {}, outputs, 8 * outputs, 8 * outputs, 1, true};
     };
     t[kDouble].element = "double";
     t[kDouble].element_bytes = 8;
     t[kHalf].traffic = [](const std::string& label, long long outputs) {
-      return TrafficNeed{label, {}, outputs, 2 * outputs, 2 * outputs, 1};
+      return TrafficNeed{label, {}, outputs, 2 * outputs, 2 * outputs, 1, true};
     };
     t[kHalf].element = "half";
     t[kHalf].element_bytes = 2;
