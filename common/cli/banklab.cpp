@@ -10,6 +10,10 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -320,6 +324,7 @@ fs::path build(const RunOptions& o) {
                      ")");
   }
   disassemble_with_nvcc(sources, user_flags, dir);
+  std::ofstream(dir / "launches.txt") << launches << "\n";  // for run()'s verdict on a run without launches
   if (o.rebuild) fs::remove_all(final_dir, error);
   fs::rename(dir, final_dir, error);
   if (error) {
@@ -328,6 +333,26 @@ fs::path build(const RunOptions& o) {
   }
   return final_executable;
 }
+
+// --time-limit: a plain number of seconds, 0.001 to 86400; "nan", "inf",
+// "1e20" and "-1" are refused with the range in words.
+CLI::Validator seconds_option() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double value = std::strtod(text.c_str(), &end);
+        if (text.empty() || end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(value) ||
+            value < 0.001 || value > 86400) {
+          return "'" + text + "' is not a number of seconds from 0.001 to 86400";
+        }
+        return "";
+      },
+      "SECONDS");
+}
+
+// The exit status of a run stopped at --time-limit (as timeout(1) has it).
+constexpr int kTimeLimitStatus = 124;
 
 int run(const RunOptions& o) {
   const fs::path executable = build(o);
@@ -368,20 +393,71 @@ int run(const RunOptions& o) {
     std::perror("banklab run: cannot start the program");
     _exit(127);
   }
+  // The whole program, host code included, has --time-limit; each launch
+  // stops at it by itself (with its line in the report), so the program gets
+  // a little longer to write that report before it is stopped.
+  const auto deadline = std::chrono::steady_clock::now() +
+                        std::chrono::duration<double>(o.time_limit + std::min(5.0, 0.1 * o.time_limit + 1.0));
   int status = 0;
-  waitpid(pid, &status, 0);
+  bool stopped = false;
+  while (waitpid(pid, &status, WNOHANG) == 0) {
+    if (std::chrono::steady_clock::now() >= deadline) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      stopped = true;
+      break;
+    }
+    usleep(10000);
+  }
   const std::string report = read_file(report_path);
+  const std::string run_status = read_file(std::string(report_path) + ".status");
   std::remove(report_path);
+  std::remove((std::string(report_path) + ".status").c_str());
   std::cout << report << std::flush;
+  auto status_value = [&](const std::string& key) -> unsigned long long {
+    const auto at = run_status.find(key + "=");
+    return at == std::string::npos ? 0 : std::strtoull(run_status.c_str() + at + key.size() + 1, nullptr, 10);
+  };
+  std::ostringstream limit;
+  limit << o.time_limit;
+  if (stopped) {
+    std::cerr << "banklab run: the program ran past the time limit of " << limit.str()
+              << " s (the whole program, host code included) and was stopped: an endless loop? raise --time-limit"
+              << (report.empty() ? "; it had no time to write its report" : "") << "\n";
+    return kTimeLimitStatus;
+  }
+  if (status_value("stopped") > 0) {
+    std::cerr << "banklab run: " << status_value("stopped") << " launch" << (status_value("stopped") == 1 ? " was" : "es were")
+              << " stopped at the time limit of " << limit.str()
+              << " s (the report names the kernel and its line): an endless loop, or more work than the emulator does "
+                 "in that time? raise --time-limit\n";
+    return kTimeLimitStatus;
+  }
   if (WIFSIGNALED(status)) {
     std::cerr << "banklab run: the program was killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status))
               << ")" << (report.empty() ? " before it could write its report (a crash in host code?)" : "") << "\n";
     return 128 + WTERMSIG(status);
   }
-  if (report.empty()) {
+  const int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  const std::string built_launches = read_file(executable.parent_path() / "launches.txt");
+  if (!built_launches.empty() && std::strtoul(built_launches.c_str(), nullptr, 10) == 0) {
+    std::cerr << "banklab run: the program has no kernel launch (kernel<<<grid, block>>>(...) or cudaLaunchKernel) "
+                 "for the emulator to trace: there is nothing to report\n";
+  } else if (!run_status.empty() && status_value("launches") == 0) {
+    std::cerr << "banklab run: the program ended (exit status " << exit_status << ") before its first kernel launch";
+    if (status_value("failed_allocations") > 0) {
+      std::cerr << ": " << status_value("failed_allocations") << " cudaMalloc call"
+                << (status_value("failed_allocations") == 1 ? "" : "s") << " failed (the largest asked for "
+                << status_value("largest_failed_allocation")
+                << " bytes; the emulator's device memory is the host's memory: ask for less, or check the size)";
+    } else {
+      std::cerr << "; its own messages, above, say why";
+    }
+    std::cerr << "\n";
+  } else if (report.empty()) {
     std::cerr << "banklab run: the program ended without its report (did it call _exit or abort?)\n";
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+  return exit_status;
 }
 
 }  // namespace
@@ -411,8 +487,10 @@ int main(int argc, char** argv) {
                           "run the blocks of a launch on N cores at once (default: every core); the report is the "
                           "same for any N")
       ->check(CLI::Range(1u, 1024u));
-  run_command->add_option("--time-limit", o.time_limit, "seconds each launch may run (default 60)")
-      ->check(CLI::PositiveNumber);
+  run_command->add_option("--time-limit", o.time_limit,
+                          "seconds the whole program may run, host code included; a launch still running then is "
+                          "stopped at its line (default 60, at most 86400; exit status 124 when stopped)")
+      ->check(seconds_option());
   run_command->add_option("--format", o.format, "text (default) or json (the program's own output then goes to stderr)")
       ->check(CLI::IsMember({"text", "json"}));
   run_command->add_flag("--verbose,-v", o.verbose, "show each line's worst warp instruction and its bank map");
@@ -425,7 +503,7 @@ int main(int argc, char** argv) {
       "Examples: banklab run --verbose matmul.cu 512\n"
       "          banklab run -I ../../Common main.cpp bitonicSort.cu -- 1024\n"
       "The build is cached (BANKLAB_CACHE_DIR, else ~/.cache/banklab). Exit status: the program's; 2 when it does "
-      "not build.");
+      "not build; 124 when it, or one of its launches, ran past --time-limit.");
   CLI11_PARSE(app, argc, argv);
   if (run_command->parsed()) {
     const auto rest = run_command->remaining();

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -77,15 +78,72 @@ std::string self_path() {
   return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string("grader");
 }
 
+// A student's report files: NAME.txt and NAME.json in the reports folder,
+// NAME made of the student's name with anything but letters, digits, '-',
+// '_' and '.' as '_' (and a hash when that changed it, so that two names
+// never share a file).
+std::string report_name(const std::string& student) {
+  std::string name;
+  for (unsigned char c : student) name += std::isalnum(c) || c == '-' || c == '_' || c == '.' ? static_cast<char>(c) : '_';
+  if (name != student || name.empty() || name[0] == '.') {
+    name += "-" + std::to_string(std::hash<std::string>{}(student) % 100000);
+  }
+  return name;
+}
+
+// Writes the text and JSON reports of a student ("" leaves that one out).
+void write_student_reports(const fs::path& stem, const std::string& text, const std::string& json) {
+  if (!text.empty()) std::ofstream(stem.string() + ".txt", std::ios::binary | std::ios::trunc) << text;
+  if (!json.empty()) std::ofstream(stem.string() + ".json", std::ios::binary | std::ios::trunc) << json;
+}
+
+// A gradebook row's checks from a child's report: the score (null when the
+// check was skipped: it is not a 0), the status, and the message of every
+// check that lost points.
+nlohmann::json gradebook_checks(const nlohmann::json& report_checks) {
+  nlohmann::json checks = nlohmann::json::array();  // in the rubric's order
+  for (const auto& c : report_checks) {
+    const std::string status = c.value("status", "pass");
+    nlohmann::json check = {{"name", c.at("name")}, {"status", status}};
+    check["score"] = status == "skip" ? nlohmann::json(nullptr) : c.at("score");
+    if (status == "fail") check["message"] = c.value("output", "");
+    checks.push_back(check);
+  }
+  return checks;
+}
+
+// The CSV's message column, one line (a row per line, as spreadsheets and
+// `wc -l` expect): the row's message (why it does not build), or, for each
+// check that lost points, its name and the first line of its message, " | "
+// between them. The JSON gradebook and the student's reports have them whole.
+std::string lost_points_summary(const nlohmann::json& row) {
+  std::string out;
+  if (!row.contains("checks")) {
+    out = row.value("message", "");
+  } else {
+    for (const auto& c : row["checks"]) {
+      if (c.value("status", "") != "fail") continue;
+      const std::string message = c.value("message", "");
+      out += (out.empty() ? "" : " | ") + c["name"].get<std::string>() + ": " + message.substr(0, message.find('\n'));
+    }
+  }
+  std::replace(out.begin(), out.end(), '\n', ' ');
+  std::replace(out.begin(), out.end(), '\r', ' ');
+  return out;
+}
+
 // Grades one submission in a child grader; the gradebook row. `scratch` is a
 // folder of the batch's own, for a file whose path is not printable text.
 nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64_t seed, const std::string& grader,
-                         const fs::path& scratch, const std::string& lab_file, const ProcessOptions& child) {
+                         const fs::path& scratch, const std::string& lab_file, const ProcessOptions& child,
+                         const fs::path& reports) {
   nlohmann::json row = {
       {"student", clean(s.student)}, {"file", clean(s.file)}, {"score", 0}, {"max_score", o.max_score}};
+  const fs::path report_stem = reports / report_name(s.student);
   if (!s.problem.empty()) {
     row["status"] = "no submission";
     row["message"] = clean(s.problem);
+    write_student_reports(report_stem, clean(s.problem) + "\n", "");
     return row;
   }
   row["sha"] = content_hash(s.file);
@@ -114,10 +172,17 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
                                          file,           "--format",       "json",                "--backend",
                                          o.backend,      "--seed",         std::to_string(seed), "--time-limit",
                                          text(o.time_limit), "--memory-limit", text(o.memory_limit_gib),
-                                         "--build-time-limit", text(o.build_time_limit)};
+                                         "--build-time-limit", text(o.build_time_limit), "--text-report",
+                                         report_stem.string() + ".txt"};
   // Every check may take its time limit; the build its own; some slack.
   const double limit = o.build_time_limit * 2 + o.time_limit * 40 + 60;
+  std::error_code stale;
+  fs::remove(report_stem.string() + ".txt", stale);  // a report of an earlier run must not stand for this one
   const ProcessResult r = run_process(argv, limit, child);
+  if (r.exited && (r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2)) {
+    // The child's JSON report (also for a file that does not build) is the student's.
+    write_student_reports(report_stem, "", r.out);
+  }
   if (r.exited && (r.exit_code == 0 || r.exit_code == 1)) {
     try {
       const nlohmann::json report = nlohmann::json::parse(r.out);
@@ -127,9 +192,7 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
       row["skipped_points"] = report.at("skipped_points");
       row["backend"] = report.at("backend");
       row["seed"] = report.at("seed");
-      nlohmann::json checks = nlohmann::json::array();  // in the rubric's order
-      for (const auto& c : report.at("checks")) checks.push_back({{"name", c.at("name")}, {"score", c.at("score")}});
-      row["checks"] = checks;
+      row["checks"] = gradebook_checks(report.at("checks"));
       return row;
     } catch (const nlohmann::json::exception&) {
       row["status"] = "grader failed";
@@ -150,11 +213,22 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
     std::string message = first_lines(said, 20);
     if (message.empty()) message = "the grader refused the file and said nothing (exit status 2)";
     row["message"] = clean(message);
+    if (!fs::exists(report_stem.string() + ".txt")) write_student_reports(report_stem, row["message"].get<std::string>() + "\n", "");
     return row;
   }
   row["status"] = "grader failed";
   row["message"] = clean("the grader " + r.describe(limit) + "\n" + first_lines(r.err, 10));
+  write_student_reports(report_stem, row["message"].get<std::string>() + "\n", "");
   return row;
+}
+
+// A changed score as text: "10", "7.5", "skip", "does not build".
+std::string change_text(const nlohmann::json& value) {
+  if (value.is_string()) return value.get<std::string>();
+  if (!value.is_number()) return value.dump();
+  char text[32];
+  std::snprintf(text, sizeof text, "%g", value.get<double>());
+  return text;
 }
 
 // Writes `text` to `path` through a temporary file in the same folder and a
@@ -177,7 +251,7 @@ void write_atomically(const std::string& path, const std::string& text) {
 
 // The gradebook of the rows graded so far (null rows are not graded yet).
 void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::string& path, int lab,
-                     std::uint64_t seed, const std::string& backend) {
+                     std::uint64_t seed, const std::string& backend, const nlohmann::json& changes) {
   std::vector<nlohmann::json> rows;
   for (const auto& row : all_rows) {
     if (!row.is_null()) rows.push_back(row);
@@ -193,7 +267,7 @@ void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::str
   std::ostringstream csv;
   csv << "student,score,max_score,status,backend,seed";
   for (const auto& name : check_names) csv << ',' << csv_field(name);
-  csv << '\n';
+  csv << ",message\n";
   for (const auto& row : rows) {
     csv << csv_field(row["student"].get<std::string>()) << ',' << row["score"].dump() << ','
         << row["max_score"].dump() << ',' << csv_field(row["status"].get<std::string>()) << ','
@@ -203,18 +277,62 @@ void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::str
       csv << ',';
       if (!row.contains("checks")) continue;
       for (const auto& c : row["checks"]) {
-        if (c["name"] == name) csv << c["score"].dump();
+        // A skipped check reads "skip", not 0 (an older gradebook's rows have no status).
+        if (c["name"] == name) csv << (c.value("status", "") == "skip" || c["score"].is_null() ? "skip" : c["score"].dump());
       }
     }
-    csv << '\n';
+    csv << ',' << csv_field(lost_points_summary(row)) << '\n';
   }
   // JSON first: it is what a rerun reads (the seed, the rows done).
   write_atomically(path + ".json", json_text(nlohmann::json{{"lab", lab},
                                                             {"seed", seed},
                                                             {"backend", backend},
-                                                            {"submissions", rows}}) +
+                                                            {"submissions", rows},
+                                                            {"changes", changes}}) +
                                        "\n");
   write_atomically(path + ".csv", csv.str());
+  std::ostringstream changes_csv;
+  changes_csv << "student,check,old,new,seed\n";
+  for (const auto& c : changes) {
+    changes_csv << csv_field(c["student"].get<std::string>()) << ',' << csv_field(c["check"].get<std::string>()) << ','
+                << csv_field(change_text(c["old"])) << ',' << csv_field(change_text(c["new"])) << ','
+                << c["seed"].dump() << '\n';
+  }
+  write_atomically(path + "-changes.csv", changes_csv.str());
+}
+
+// A score as the change list shows it: a number, "skip", or the status of a
+// row without one ("does not build").
+nlohmann::json shown_score(const nlohmann::json& row, const nlohmann::json* check) {
+  if (check == nullptr) return row.value("status", "") == "graded" ? row["score"] : nlohmann::json(row.value("status", ""));
+  return (*check)["score"].is_null() || check->value("status", "") == "skip" ? nlohmann::json("skip") : (*check)["score"];
+}
+
+// What changed between a student's earlier row and the new one: the total
+// (check "total") and every check whose score changed, in the rubric's order.
+std::vector<nlohmann::json> changes_between(const nlohmann::json& before, const nlohmann::json& after,
+                                            std::uint64_t seed) {
+  std::vector<nlohmann::json> out;
+  const std::string student = after["student"].get<std::string>();
+  const nlohmann::json old_total = shown_score(before, nullptr), new_total = shown_score(after, nullptr);
+  if (old_total != new_total) {
+    out.push_back({{"student", student}, {"check", "total"}, {"old", old_total}, {"new", new_total}, {"seed", seed}});
+  }
+  if (!after.contains("checks")) return out;
+  for (const auto& c : after["checks"]) {
+    const nlohmann::json* earlier = nullptr;
+    if (before.contains("checks")) {
+      for (const auto& b : before["checks"]) {
+        if (b["name"] == c["name"]) earlier = &b;
+      }
+    }
+    if (earlier == nullptr) continue;  // a check the earlier grader did not have
+    const nlohmann::json old_score = shown_score(before, earlier), new_score = shown_score(after, &c);
+    if (old_score != new_score) {
+      out.push_back({{"student", student}, {"check", c["name"]}, {"old", old_score}, {"new", new_score}, {"seed", seed}});
+    }
+  }
+  return out;
 }
 
 std::vector<Submission> find_submissions(const std::string& folder, const std::string& lab_file) {
@@ -254,7 +372,16 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     return 2;
   }
   const std::string lab_file = config.labs.at(o.lab).file;
-  const std::vector<Submission> all = shard_of(find_submissions(o.folder, lab_file), o.shard);
+  // The students' reports, beside the gradebook: GRADEBOOK-reports/.
+  const fs::path reports = o.gradebook + "-reports";
+  std::vector<Submission> all = find_submissions(o.folder, lab_file);
+  std::error_code same_error;
+  all.erase(std::remove_if(all.begin(), all.end(),
+                           [&](const Submission& s) {
+                             return fs::equivalent(fs::path(o.folder) / s.student, reports, same_error);
+                           }),
+            all.end());
+  all = shard_of(all, o.shard);
   if (all.empty()) {
     std::cerr << "grader: error: --submissions " << o.folder << ": no submissions (NAME.cu files or NAME/ folders)"
               << (o.shard ? " in shard " + std::to_string(o.shard->index) + "/" + std::to_string(o.shard->count) : "")
@@ -263,6 +390,8 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
   }
   // The earlier gradebook: its seed, and its rows of unchanged files unless --regrade.
   std::map<std::string, nlohmann::json> earlier;
+  std::map<std::string, nlohmann::json> previous;  // every earlier row, for what changed
+  nlohmann::json changes = nlohmann::json::array();  // the earlier runs' changes, then this run's
   std::optional<std::uint64_t> earlier_seed;
   if (fs::exists(o.gradebook + ".json")) {
     try {
@@ -277,11 +406,15 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
           if (!earlier_seed && row.contains("seed") && row["seed"].is_number_unsigned())
             earlier_seed = row["seed"].get<std::uint64_t>();
           if (!o.regrade) earlier[row.at("student").get<std::string>()] = row;
+          previous[row.at("student").get<std::string>()] = row;
         }
+        if (old.contains("changes") && old["changes"].is_array()) changes = old["changes"];
       }
     } catch (const nlohmann::json::exception&) {
       std::cerr << "grader: " << o.gradebook << ".json is not a gradebook; grading everything again\n";
       earlier.clear();
+      previous.clear();
+      changes = nlohmann::json::array();
       earlier_seed.reset();
     }
   }
@@ -323,7 +456,15 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
   }
   // The gradebook exists from the start (with its seed) and gains a row as
   // each submission is graded: a batch stopped midway keeps what it graded.
-  write_gradebook(rows, o.gradebook, o.lab, seed, o.backend);
+  write_gradebook(rows, o.gradebook, o.lab, seed, o.backend, changes);
+  std::error_code reports_error;
+  fs::create_directories(reports, reports_error);
+  if (reports_error) {
+    std::cerr << "grader: error: cannot create " << reports.string() << " for the students' reports: "
+              << reports_error.message() << "\n";
+    return 2;
+  }
+  std::size_t changed_rows = 0;
   std::string scratch_template = (fs::temp_directory_path() / "banklab-batch-XXXXXX").string();
   const char* made = mkdtemp(scratch_template.data());
   const fs::path scratch = made != nullptr ? fs::path(made) : fs::temp_directory_path();
@@ -347,17 +488,28 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
       child.environment = {"CUDA_VISIBLE_DEVICES=" + gpus[static_cast<std::size_t>(index) % gpus.size()]};
     for (std::size_t k = next++; k < todo.size(); k = next++) {
       const std::size_t i = todo[k];
-      nlohmann::json row = grade_one(all[i], o, seed, grader, scratch, lab_file, child);
+      nlohmann::json row = grade_one(all[i], o, seed, grader, scratch, lab_file, child, reports);
       const std::lock_guard<std::mutex> guard(lock);
       rows[i] = std::move(row);
+      // A rerun says what changed for this student (and the gradebook keeps it).
+      std::vector<nlohmann::json> changed;
+      const auto before = previous.find(rows[i]["student"].get<std::string>());
+      if (before != previous.end()) changed = changes_between(before->second, rows[i], seed);
+      for (const auto& c : changed) changes.push_back(c);
+      changed_rows += changed.empty() ? 0 : 1;
       try {
-        write_gradebook(rows, o.gradebook, o.lab, seed, o.backend);
+        write_gradebook(rows, o.gradebook, o.lab, seed, o.backend, changes);
       } catch (const std::exception& error) {
         failure = error.what();
       }
       std::cerr << "grader: [" << ++done << "/" << todo.size() << "] " << rows[i]["student"].get<std::string>()
                 << ": " << rows[i]["score"].dump() << "/" << rows[i]["max_score"].dump() << " ("
-                << rows[i]["status"].get<std::string>() << ")" << (tty ? "\x1b[K\n" : "\n") << std::flush;
+                << rows[i]["status"].get<std::string>() << ")" << (tty ? "\x1b[K\n" : "\n");
+      for (const auto& c : changed) {
+        std::cerr << "grader:   changed: " << c["student"].get<std::string>() << ", " << c["check"].get<std::string>()
+                  << ": " << change_text(c["old"]) << " -> " << change_text(c["new"]) << "\n";
+      }
+      std::cerr << std::flush;
     }
   };
   std::vector<std::thread> threads;
@@ -372,7 +524,11 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     return 2;
   }
   std::cout << "gradebook: " << o.gradebook << ".csv and " << o.gradebook << ".json (" << all.size()
-            << " submissions)\n";
+            << " submissions); the students' reports: " << reports.string() << "/NAME.txt and .json\n";
+  if (changed_rows > 0) {
+    std::cout << "changed since the last run: " << changed_rows << " submission" << (changed_rows == 1 ? "" : "s")
+              << " (listed above; all changes: " << o.gradebook << "-changes.csv)\n";
+  }
   return 0;
 }
 

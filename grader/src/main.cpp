@@ -6,8 +6,14 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
 #include <nlohmann/json.hpp>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <random>
@@ -95,6 +101,69 @@ void refuse_oversized(const std::string& implementation) {
                    "hand in the lab's .cu file itself (a text file of C++/CUDA code), not a binary or generated file");
 }
 
+// A number of the option's unit from `low` to `high`, written as a plain
+// number: "1e20", "nan", "inf" and "-1" are refused with the range in words
+// (CLI11's own range check prints the limits of a double, 309 digits).
+CLI::Validator number_from(double low, double high, const std::string& unit, bool low_included) {
+  return CLI::Validator(
+      [=](std::string& text) -> std::string {
+        char* end = nullptr;
+        errno = 0;
+        const double value = std::strtod(text.c_str(), &end);
+        std::ostringstream range;
+        range << (low_included ? "from " : "more than ") << low << (low_included ? " to " : " and at most ") << high << " " << unit;
+        if (text.empty() || end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(value))
+          return "'" + text + "' is not a number; give " + range.str();
+        if (value > high || value < low || (!low_included && value == low))
+          return "'" + text + "' is out of range; give " + range.str();
+        return "";
+      },
+      "NUMBER");
+}
+
+// A seed: 0 to 2^64-1 in decimal digits. "-5" is refused (it would wrap
+// around to 18446744073709551611).
+CLI::Validator seed_number() {
+  return CLI::Validator(
+      [](std::string& text) -> std::string {
+        const bool digits = !text.empty() && text.size() <= 20 &&
+                            std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+        errno = 0;
+        if (digits) (void)std::strtoull(text.c_str(), nullptr, 10);
+        if (!digits || errno == ERANGE)
+          return "'" + text + "' is not a seed; give a whole number from 0 to 18446744073709551615";
+        return "";
+      },
+      "SEED");
+}
+
+// --impl names a file of the lab: a folder or a missing path is a usage
+// error that says what to give instead.
+void check_impl_path(const std::string& impl, const std::string& lab_file) {
+  std::error_code error;
+  if (std::filesystem::is_directory(impl, error)) {
+    const std::filesystem::path inside = std::filesystem::path(impl) / lab_file;
+    throw std::invalid_argument("--impl " + impl + " is a folder; give the lab's file itself" +
+                                (std::filesystem::is_regular_file(inside, error)
+                                     ? ": --impl " + inside.string()
+                                     : " (e.g. --impl " + inside.string() + ")") +
+                                ", or grade a folder of submissions with --submissions");
+  }
+  if (!std::filesystem::exists(impl, error)) {
+    throw std::invalid_argument("--impl " + impl + ": no such file (give the path of the lab's file, e.g. " +
+                                lab_file + ")");
+  }
+}
+
+// The points of a rubric: all of them, and those the CPU emulator checks.
+double total_points(const Rubric& rubric, bool gpu) {
+  double total = 0;
+  for (const Check& c : rubric.checks) {
+    if (gpu || !c.gpu_only) total += c.points;
+  }
+  return total;
+}
+
 void print_list(const Rubric& rubric) {
   std::cout << "lab " << rubric.lab << " (" << rubric.title << ")\n";
   for (const std::string& part : rubric.parts) {
@@ -106,12 +175,64 @@ void print_list(const Rubric& rubric) {
       std::cout << "\n";
     }
   }
+  std::cout << "total: " << total_points(rubric, true) << " points (" << total_points(rubric, false)
+            << " on the CPU emulator, the rest needs a GPU)\n";
+}
+
+// --visibility PATTERN=WHEN, applied to the rubric's checks in order: a
+// part's name, a check's name, or the start of a check's name ending in '*'.
+void apply_visibility(Rubric& rubric, const std::vector<std::string>& settings) {
+  static const std::vector<std::string> kinds = {"visible", "hidden", "after_due_date", "after_published"};
+  for (const std::string& setting : settings) {
+    const auto equals = setting.rfind('=');
+    const std::string pattern = equals == std::string::npos ? "" : setting.substr(0, equals);
+    const std::string when = equals == std::string::npos ? "" : setting.substr(equals + 1);
+    if (pattern.empty() || std::find(kinds.begin(), kinds.end(), when) == kinds.end()) {
+      throw std::invalid_argument("--visibility " + setting +
+                                  ": give PART_OR_CHECK=WHEN, WHEN one of visible, hidden, after_due_date, "
+                                  "after_published (e.g. --visibility predictions=after_due_date)");
+    }
+    for (const Check& c : rubric.checks) {
+      const bool prefix = pattern.back() == '*' && c.name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0;
+      if (c.part == pattern || c.name == pattern || prefix) rubric.visibility[c.name] = when;
+    }
+  }
+}
+
+// The report in the format asked for.
+std::string total_line(const std::vector<GradeResult>& results);
+
+void print_report(std::ostream& out, const std::string& format, const std::vector<GradeResult>& results,
+                  bool verbose) {
+  if (format == "text") {
+    for (const GradeResult& r : results) out << format_text(r, verbose);
+    if (results.size() > 1) out << total_line(results) << "\n";
+  } else if (format == "json") {
+    out << json_text(format_json(results)) << "\n";
+  } else if (format == "gradescope") {
+    out << json_text(format_gradescope(results)) << "\n";
+  } else if (format == "prairielearn") {
+    out << json_text(format_prairielearn(results)) << "\n";
+  } else if (format == "autolab") {
+    out << format_autolab(results);
+  } else {
+    out << format_junit(results);
+  }
+}
+
+// --text-report PATH: the text report too, whatever --format says.
+void write_text_report(const std::string& path, const std::vector<GradeResult>& results, bool verbose) {
+  std::ofstream file(path, std::ios::binary | std::ios::trunc);
+  for (const GradeResult& r : results) file << format_text(r, verbose);
+  if (!file) throw std::runtime_error("--text-report " + path + ": cannot write it");
 }
 
 // grader --lab quiz: the answers file graded against the quiz's key.
 int grade_quiz(const Config& config, const std::string& impl, bool solutions, const std::string& submissions,
-               bool list, const std::string& format, bool verbose) {
-  const Rubric rubric = quiz::rubric();
+               bool list, const std::string& format, bool verbose, const std::vector<std::string>& visibility,
+               const std::string& text_report) {
+  Rubric rubric = quiz::rubric();
+  apply_visibility(rubric, visibility);
   if (list) {
     std::cout << "quiz: " << rubric.checks.size() << " questions, 1 point each\n";
     for (const std::string& part : rubric.parts) {
@@ -133,18 +254,13 @@ int grade_quiz(const Config& config, const std::string& impl, bool solutions, co
     answers = quiz::read_answers(path);
   } catch (const quiz::AnswersError& error) {
     std::cerr << "grader: " << error.what() << "\n";
+    // An LMS reads stdout: a file it cannot read is a result of 0 saying why.
+    if (format != "text") print_report(std::cout, format, {unbuilt_result(rubric, path, "cpu", "", 0, error.what())}, verbose);
     return kUsageError;
   }
   const std::vector<GradeResult> results = {quiz::grade(rubric, answers, path)};
-  if (format == "text") {
-    std::cout << format_text(results[0], verbose);
-  } else if (format == "json") {
-    std::cout << json_text(format_json(results[0])) << "\n";
-  } else if (format == "gradescope") {
-    std::cout << json_text(format_gradescope(results)) << "\n";
-  } else {
-    std::cout << format_junit(results);
-  }
+  print_report(std::cout, format, results, verbose);
+  if (!text_report.empty()) write_text_report(text_report, results, verbose);
   return results[0].full_marks() ? 0 : 1;
 }
 
@@ -208,6 +324,8 @@ int main(int argc, char** argv) {
   int jobs = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   bool regrade = false;
   std::string hint_text;
+  std::string text_report;
+  std::vector<std::string> visibility;
   // Required, except by the commands that read gradebooks (checked after parsing).
   app.add_option("--lab", lab_text, "the stage to grade: 3, or all; quiz grades labs/quiz/answers.txt");
   auto* solutions_opt = app.add_flag("--solutions", solutions, "grade the reference solution (solutions/)");
@@ -250,9 +368,16 @@ int main(int argc, char** argv) {
   (void)merge_opt;
   app.add_option("--backend", backend, "auto (GPU if usable, else CPU), cpu or gpu")
       ->check(CLI::IsMember({"auto", "cpu", "gpu"}));
-  app.add_option("--format", format, "text, json, gradescope (results.json) or junit")
-      ->check(CLI::IsMember({"text", "json", "gradescope", "junit"}));
-  app.add_option("--seed", seed, "seed of the random inputs (default: random, always printed)");
+  app.add_option("--format", format,
+                 "text, json, gradescope (results.json), junit, prairielearn (results.json of an external grader)\n"
+                 "or autolab (the report, then the {\"scores\": ...} line)")
+      ->check(CLI::IsMember({"text", "json", "gradescope", "junit", "prairielearn", "autolab"}));
+  app.add_option("--text-report", text_report, "also write the text report to PATH (with any --format)");
+  app.add_option("--visibility", visibility,
+                 "PART_OR_CHECK=WHEN: who sees a check's result on Gradescope (visible, hidden, after_due_date,\n"
+                 "after_published); a part's name, a check's name, or a name's start ending in '*' (repeatable;\n"
+                 "default: predictions after_due_date, the rest visible)");
+  app.add_option("--seed", seed, "seed of the random inputs (default: random, always printed)")->check(seed_number());
   app.add_flag("--verbose", verbose, "show every check's details, also when it passes");
   app.add_flag("--list", list, "list the checks of the lab and their points, then stop");
   auto* hint_opt = app.add_option("--hint", hint_text,
@@ -280,12 +405,13 @@ int main(int argc, char** argv) {
   app.add_option("--kit-architectures", kit_architectures,
                  "with --kit-references: the GPU architectures, comma-separated (default 75,...,120)")
       ->needs(kit_opt);
-  app.add_option("--time-limit", time_limit, "seconds each check may run (default 60)")->check(CLI::PositiveNumber);
+  app.add_option("--time-limit", time_limit, "seconds each check may run (default 60; at most 86400)")
+      ->check(number_from(0, 86400, "seconds", false));
   app.add_option("--memory-limit", memory_limit_gib,
                  "GiB of memory a check's program may use before it is stopped (default 4; 0: no limit)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_from(0, 4096, "GiB", true));
   app.add_option("--build-time-limit", build_time_limit, "seconds each build step may take (default 300)")
-      ->check(CLI::PositiveNumber);
+      ->check(number_from(0, 86400, "seconds", false));
   // The student kit has no reference solutions: its --help leaves out the
   // instructor's options (they still parse, and say what is missing).
   try {
@@ -332,7 +458,7 @@ int main(int argc, char** argv) {
         std::cout << quiz::answers_template();
         return 0;
       }
-      return grade_quiz(config, impl, solutions, submissions, list, format, verbose);
+      return grade_quiz(config, impl, solutions, submissions, list, format, verbose, visibility, text_report);
     }
     if (quiz_template) throw std::invalid_argument("--template is for the quiz: grader --lab quiz --template");
     int hint_level = 1;
@@ -369,7 +495,14 @@ int main(int argc, char** argv) {
       labs.push_back(number);
     }
     if (list) {
-      for (int n : labs) print_list(rubric_for(n));
+      double all = 0, cpu = 0;
+      for (int n : labs) {
+        print_list(rubric_for(n));
+        all += total_points(rubric_for(n), true);
+        cpu += total_points(rubric_for(n), false);
+      }
+      if (labs.size() > 1)
+        std::cout << "all labs: " << all << " points (" << cpu << " on the CPU emulator)\n";
       return 0;
     }
     if (!export_dir.empty()) {
@@ -465,13 +598,16 @@ int main(int argc, char** argv) {
       return grade_submissions(config, batch);
     }
     const bool show_progress = isatty(2) != 0;
+    if (!impl.empty()) check_impl_path(impl, config.labs.at(labs[0]).file);
 
     std::vector<GradeResult> results;
     std::vector<Rubric> rubrics;
-    rubrics.reserve(labs.size() + 1);
+    rubrics.reserve(labs.size() + 1);  // results point into it
+    bool any_unbuilt = false;
     for (int n : labs) {
       const LabFiles& files = config.labs.at(n);
       rubrics.push_back(rubric_for(n));
+      apply_visibility(rubrics.back(), visibility);
       const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
       GradeContext context(config, files, implementation, choice.backend, the_seed, time_limit, verbose);
       context.set_limits(static_cast<std::size_t>(memory_limit_gib * static_cast<double>(std::size_t{1} << 30)),
@@ -480,15 +616,9 @@ int main(int argc, char** argv) {
         refuse_oversized(implementation);
         context.build();
       } catch (const BuildError& error) {
-        if (format == "gradescope") {
-          // Gradescope shows results.json, not stderr: a submission that does
-          // not build gets 0 and the compiler's message there.
-          const nlohmann::json report = {
-              {"score", 0},
-              {"output", std::string(error.what()) + "\n" + error.output()},
-              {"tests", nlohmann::json::array()}};
-          std::cout << json_text(report) << "\n";
-        }
+        // Every format answers: the lab is a result of 0 with the message
+        // (the text report keeps it on stderr, as before), and the other
+        // labs of --lab all are still graded.
         std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
         if (error.output().find("the grader never grades a file whose source was not checked") !=
             std::string::npos) {
@@ -499,7 +629,19 @@ int main(int argc, char** argv) {
           std::cerr << "grader: nothing is wrong with " << implementation
                     << " as far as the compiler said; a slow machine? raise --build-time-limit\n";
         }
-        return kUsageError;
+        // The report's message: what went wrong and the compiler's words,
+        // without the build command (which names no error).
+        std::string message = error.what();
+        std::istringstream said(error.output());
+        for (std::string line; std::getline(said, line);) {
+          if (line.rfind("$ ", 0) != 0) message += "\n" + line;
+        }
+        while (!message.empty() && message.back() == '\n') message.pop_back();
+        results.push_back(unbuilt_result(rubrics.back(), implementation,
+                                         choice.backend == Backend::kGpu ? "gpu" : "cpu", choice.reason, the_seed,
+                                         message));
+        any_unbuilt = true;
+        continue;
       }
       auto progress = [&](std::size_t i, std::size_t count, const Check& check) {
         if (show_progress)
@@ -508,40 +650,21 @@ int main(int argc, char** argv) {
       results.push_back(grade(rubrics.back(), context, choice.reason, progress));
       if (show_progress) std::cerr << "\x1b[K";
     }
-
     if (lab_text == "all") {
       // The quiz is part of the course: --lab all grades it too.
       rubrics.push_back(quiz::rubric());
       results.push_back(grade_quiz_file(rubrics.back(), config, solutions));
     }
-
-    if (format == "text") {
-      for (const GradeResult& r : results) std::cout << format_text(r, verbose);
-      if (results.size() > 1) std::cout << total_line(results) << "\n";
-      if (hint_opt->count() > 0) {
-        for (const GradeResult& r : results) {
-          if (r.rubric->lab != 0) std::cout << "\n" << format_hint(r, hint_level);
-        }
+    // A single lab that does not build keeps its text report off stdout
+    // (stderr has the message); every other format answers on stdout.
+    if (!(format == "text" && results.size() == 1 && any_unbuilt)) print_report(std::cout, format, results, verbose);
+    if (format == "text" && hint_opt->count() > 0) {
+      for (const GradeResult& r : results) {
+        if (r.rubric->lab != 0 && r.build_error.empty()) std::cout << "\n" << format_hint(r, hint_level);
       }
-    } else if (format == "json") {
-      if (results.size() == 1) {
-        std::cout << json_text(format_json(results[0])) << "\n";
-      } else {
-        nlohmann::json all = nlohmann::json::array();
-        double score = 0, max_score = 0;
-        for (const GradeResult& r : results) {
-          all.push_back(format_json(r));
-          score += r.score;
-          max_score += r.max_score;
-        }
-        std::cout << json_text(nlohmann::json{{"labs", all}, {"total", {{"score", score}, {"max_score", max_score}}}})
-                  << "\n";
-      }
-    } else if (format == "gradescope") {
-      std::cout << json_text(format_gradescope(results)) << "\n";
-    } else {
-      std::cout << format_junit(results);
     }
+    if (!text_report.empty()) write_text_report(text_report, results, verbose);
+    if (any_unbuilt) return kUsageError;
     for (const GradeResult& r : results) {
       if (!r.full_marks()) return 1;
     }

@@ -203,6 +203,14 @@ std::map<int, RubricFactory>& registry() {
 
 }  // namespace
 
+std::string visibility_of(const Rubric& rubric, const Check& check) {
+  const auto set = rubric.visibility.find(check.name);
+  if (set != rubric.visibility.end()) return set->second;
+  // A prediction's message shows the bank map and the banksim command that
+  // give its answer away: held back until the due date.
+  return check.part == "predictions" ? "after_due_date" : "visible";
+}
+
 bool register_rubric(int lab, RubricFactory factory) {
   registry()[lab] = factory;
   return true;

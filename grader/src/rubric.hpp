@@ -104,6 +104,11 @@ struct Rubric {
   std::string title;
   std::vector<std::string> parts;  ///< in display order
   std::vector<Check> checks;
+  /// Who sees a check's result on an LMS that can hold results back
+  /// (Gradescope's words: visible, hidden, after_due_date, after_published),
+  /// by check name; a check not named here has its part's default
+  /// (visibility_of). Set by a stage's rubric or by --visibility.
+  std::map<std::string, std::string> visibility;
 };
 
 struct CheckResult {
@@ -123,6 +128,10 @@ struct GradeResult {
   double score = 0;
   double max_score = 0;       ///< points of the checks that ran
   double skipped_points = 0;  ///< points of checks skipped (GPU-only on the CPU backend)
+  /// Set when the implementation did not build or was refused before the
+  /// build (the message and the compiler's output); `results` is then empty
+  /// and the score 0 of `max_score`.
+  std::string build_error;
 
   [[nodiscard]] bool full_marks() const { return score >= max_score; }
 };
@@ -146,6 +155,10 @@ using RubricFactory = Rubric (*)();
 /// Records the rubric of a stage; returns true. Called once per stage, by
 /// BANKLAB_REGISTER_RUBRIC at the end of its rubric.cpp.
 bool register_rubric(int lab, RubricFactory factory);
+
+/// A check's visibility: the rubric's, else "after_due_date" for the part
+/// "predictions" (its messages explain the answer), else "visible".
+std::string visibility_of(const Rubric& rubric, const Check& check);
 
 /// The rubric of a stage; throws std::invalid_argument for one without a rubric.
 Rubric rubric_for(int lab);

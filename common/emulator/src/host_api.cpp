@@ -30,6 +30,11 @@ void set_launch_error(cudaError_t error, bool sticky) {
 
 cudaError_t status() { return g_sticky_error; }
 
+FailedAllocations& failed_allocations() {
+  static FailedAllocations failed;
+  return failed;
+}
+
 }  // namespace banklab::emu::detail
 
 using banklab::emu::detail::status;
@@ -45,7 +50,13 @@ struct CUevent_st {
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   if (pointer == nullptr) return cudaErrorInvalidValue;
   *pointer = banklab::emu::device_malloc(bytes);
-  return *pointer != nullptr ? status() : cudaErrorMemoryAllocation;
+  if (*pointer == nullptr) {
+    banklab::emu::detail::FailedAllocations& failed = banklab::emu::detail::failed_allocations();
+    ++failed.count;
+    failed.largest_bytes = std::max(failed.largest_bytes, bytes);
+    return cudaErrorMemoryAllocation;
+  }
+  return status();
 }
 cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned) { return cudaMalloc(pointer, bytes); }
 cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {

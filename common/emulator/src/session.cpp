@@ -204,8 +204,27 @@ std::string json_report() {
   return out.dump(2) + "\n";
 }
 
+// Launches stopped at the time limit: `banklab run` exits non-zero for them.
+std::uint64_t& stopped_launches() {
+  static std::uint64_t stopped = 0;
+  return stopped;
+}
+
+// REPORT.status beside the report: what `banklab run` needs for its exit
+// status and its verdict on a run without launches, as key=value lines.
+void write_status() {
+  if (settings().report_path.empty()) return;
+  std::uint64_t launches = 0;
+  for (const KernelTotals& k : kernels()) launches += k.launches;
+  const FailedAllocations& failed = failed_allocations();
+  std::ofstream(settings().report_path + ".status") << "launches=" << launches << "\nstopped=" << stopped_launches()
+                                                    << "\nfailed_allocations=" << failed.count
+                                                    << "\nlargest_failed_allocation=" << failed.largest_bytes << "\n";
+}
+
 void write_report() {
   const std::string text = settings().json ? json_report() : text_report();
+  write_status();
   if (!settings().report_path.empty()) {
     std::ofstream file(settings().report_path);
     file << text;
@@ -218,15 +237,30 @@ void write_report() {
 }  // namespace
 
 namespace {
-LaunchOptions session_options(const void* kernel) {
+
+// The report is written at exit, once.
+void register_report() {
   static bool registered = false;
-  if (!registered) {
-    registered = true;
-    // Made before the handler is registered, so that they are destroyed after it runs.
-    (void)kernels();
-    (void)settings();
-    std::atexit(write_report);
-  }
+  if (registered) return;
+  registered = true;
+  // Made before the handler is registered, so that they are destroyed after it runs.
+  (void)kernels();
+  (void)settings();
+  (void)stopped_launches();
+  (void)failed_allocations();
+  std::atexit(write_report);
+}
+
+// Under `banklab run`, from the program's start: a program that ends before
+// its first launch (a failed cudaMalloc, an early return) still gets its
+// report ("no kernel was launched") and its status.
+[[maybe_unused]] const bool report_registered_at_start = [] {
+  if (std::getenv("BANKLAB_RUN") != nullptr) register_report();
+  return true;
+}();
+
+LaunchOptions session_options(const void* kernel) {
+  register_report();
   LaunchOptions options;
   options.time_limit_seconds = settings().time_limit;
   options.trace_blocks = settings().blocks;
@@ -239,6 +273,7 @@ LaunchOptions session_options(const void* kernel) {
 }
 
 void session_record(LaunchReport report) {
+  if (report.has(FindingKind::kTimeLimit)) ++stopped_launches();
   // CUDA's error state after the launch.
   if (report.has(FindingKind::kInvalidLaunch)) {
     set_launch_error(cudaErrorInvalidConfiguration, false);

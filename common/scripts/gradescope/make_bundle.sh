@@ -1,7 +1,8 @@
 #!/bin/sh
-# Makes the Gradescope autograder zip of one stage, or of every stage:
-#   sh common/scripts/gradescope/make_bundle.sh LAB|all OUT_DIR
-# writes OUT_DIR/banklab-labLAB-gradescope.zip: setup.sh and run_autograder
+# Makes the Gradescope autograder zip of one stage, of the quiz, or of all:
+#   sh common/scripts/gradescope/make_bundle.sh LAB|quiz|all OUT_DIR
+# writes OUT_DIR/banklab-labLAB-gradescope.zip (banklab-quiz-gradescope.zip
+# for the quiz, which grades the uploaded answers.txt): setup.sh and run_autograder
 # at the top (Gradescope's layout; it unpacks them in /autograder/source),
 # the stage number and file name, and the kit's sources in banklab/ (the
 # files git tracks, or every file but build folders outside a checkout),
@@ -9,7 +10,7 @@
 # a submission must find none on the machine.
 # The stages are the folders labs/NN-name/, each with one lab file (*.cu).
 set -eu
-[ $# -eq 2 ] || { echo "usage: make_bundle.sh LAB|all OUT_DIR" >&2; exit 2; }
+[ $# -eq 2 ] || { echo "usage: make_bundle.sh LAB|quiz|all OUT_DIR" >&2; exit 2; }
 lab=$1 out=$2
 kit=$(cd "$(dirname "$0")/../../.." && pwd)
 
@@ -31,10 +32,15 @@ stages() {
 }
 
 if [ "$lab" = all ]; then
-  for stage in $(stages); do sh "$0" "$stage" "$out"; done
+  for stage in $(stages) quiz; do sh "$0" "$stage" "$out"; done
   exit 0
 fi
-file=$(lab_file "$lab")
+if [ "$lab" = quiz ]; then
+  [ -f "$kit/labs/quiz/answers.txt" ] || { echo "make_bundle.sh: no labs/quiz/answers.txt in $kit" >&2; exit 2; }
+  file=answers.txt
+else
+  file=$(lab_file "$lab")
+fi
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 stage=$(mktemp -d)
@@ -49,7 +55,8 @@ else
   (cd "$kit" && tar cf - --exclude='./build*' --exclude='./.git' --exclude='./solutions' . | tar xf - -C "$stage/banklab")
 fi
 [ ! -e "$stage/banklab/solutions" ] || { echo "make_bundle.sh: solutions/ must not be in the bundle" >&2; exit 1; }
-zip_file="$out/banklab-lab$lab-gradescope.zip"
+name=$([ "$lab" = quiz ] && echo quiz || echo "lab$lab")
+zip_file="$out/banklab-$name-gradescope.zip"
 rm -f "$zip_file"
 (cd "$stage" && cmake -E tar cf "$zip_file" --format=zip setup.sh run_autograder banklab-lab.txt banklab-file.txt banklab)
 echo "$zip_file"
