@@ -3,30 +3,59 @@
 a time, rebuilds it and runs the grader's test suites until one fails; a bug
 is caught when a suite fails (or the grader no longer builds).
 
-    python3 tests/mutation/grader_mutations.py BUILD_DIR [WORDS]
+    python3 tests/mutation/grader_mutations.py BUILD_DIR [options] [WORDS]
 
-(WORDS: only the mutations whose name contains them.) The suites run in the
-order of SUITES, each stopping at its first failure, so a caught mutation
-costs little and a surviving one the whole suite.
+  --set NAME    only the mutations of one set: with-tests (written together
+                with the tests that catch them), blind (written without
+                reading the tests), extra (those of --extra files)
+  --extra FILE  also the mutations of FILE, a Python file that defines
+                MUTATIONS, a list of (name, file, text, replacement) like the
+                lists below (SRC and LABS are defined for it); repeatable
+  --list        print the chosen mutations and stop
+  --skip SUITE  leave a suite out (repeatable), e.g. one that fails unmutated
+                on this machine; survivors are then survivors of the others
+  --timeout S   a suite that runs longer than S seconds (default 3600) stops
+                the check of that mutation as "timed out" (not caught)
+  WORDS         only the mutations whose name contains them
+
+First the baseline: the grader and the suites are built unmutated and every
+suite must pass, or the check refuses to start and says which test failed.
+A passing baseline is remembered (BUILD_DIR/mutation-baseline.json) for the
+same working tree, so a second run skips it. Then, for each mutation, the
+suites run cheapest first (by their baseline times; a suite that compiles the
+mutated file itself before the others), each stopping at its first failing
+test, so a caught mutation costs little and a surviving one every suite. A
+failure on a run past a suite's time limit (a loaded machine) is not counted
+as a catch; the next suite runs.
 
 Restores every file it touched, also on failure or Ctrl-C, and rebuilds.
-Prints a table, then "N of M mutations caught"; exits 1 if one survived."""
+Prints progress, a table, then "N of M mutations caught"; exits 1 if one
+survived that is not marked equivalent (EQUIVALENT, with the reason), 2 if it
+could not start."""
+import argparse
+import json
+import os
 import pathlib
+import runpy
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SRC = "grader/src"
 LABS = "grader/labs"
 
-# Test binaries (relative to the build folder), cheapest first.
+# Test binaries (relative to the build folder). test_laws_blind came after the
+# blind set's first run (README.md): that run had the others only.
 SUITES = [
     "tests/grader/test_raw_answers",
     "tests/grader/test_ncu",
     "tests/grader/test_source_check",
     "tests/grader/test_sandbox",
     "tests/grader/test_laws",
+    "tests/grader/test_laws_blind",
     "tests/grader/test_quiz",
     "tests/grader/test_hostile_stages",
     "tests/grader/test_guard",
@@ -37,8 +66,18 @@ SUITES = [
 ]
 TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
 
+# Suites that compile a grader source themselves (not only through the
+# grader): a mutation of that source is tried on them first.
+COMPILED_INTO = {
+    f"{SRC}/raw_answers.cpp": ["test_raw_answers"],
+    f"{SRC}/ncu_check.cpp": ["test_ncu"],
+    f"{SRC}/ast_check.cpp": ["test_source_check"],
+    f"{SRC}/sandbox.cpp": ["test_sandbox", "test_ncu"],
+    "grader/quiz/quiz.cpp": ["test_quiz"],
+}
+
 # (name, file, text, replacement): each a small change a user would see.
-MUTATIONS = [
+WITH_TESTS = [
     ("stage 1: a word read by one lane counts as a multicast", f"{LABS}/lab01/rubric.cpp",
      "if (lanes < 2) return", "if (lanes < 1) return"),
     ("the shared-memory bound loosened by four floats", f"{SRC}/checks.cpp",
@@ -51,7 +90,10 @@ MUTATIONS = [
      "if (used != given.size()) return", "if (used == 0) return"),
     ("a CPU/GPU difference after the last common line not seen", f"{SRC}/source_check.cpp",
      "for (std::size_t i = 0; i <= n; ++i) {", "for (std::size_t i = 0; i < n; ++i) {"),
-    # Written blind (without reading the tests), to measure the suite:
+]
+
+# Written blind by a reviewer who did not read the tests (first run: README.md).
+BLIND = [
     ("stage 1: a puzzle solved with two load instructions passes", f"{LABS}/lab01/rubric.cpp",
      "if (instructions != 1 || wavefronts != spec.target) {", "if (wavefronts != spec.target) {"),
     ("stage 1: the conflict-free puzzle accepts 31 different words", f"{LABS}/lab01/rubric.cpp",
@@ -105,54 +147,246 @@ MUTATIONS = [
 ]
 
 
-def run(cmd, cwd):
-    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+SETS = {"with-tests": WITH_TESTS, "blind": BLIND}
+
+# Survivors judged equivalent (no user-visible change): name -> why.
+# README.md says more for each.
+EQUIVALENT = {}
+
+
+def run(cmd, cwd, timeout=None):
+    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                          timeout=timeout)
 
 
 def build(build_dir):
     return run(["cmake", "--build", ".", "-j2", "--target", *TARGETS], build_dir)
 
 
-def caught_by(build_dir):
-    """The first suite that fails, or None."""
-    for suite in SUITES:
-        if not (build_dir / suite).exists():
+def minutes(seconds):
+    seconds = int(seconds)
+    return f"{seconds // 60}m{seconds % 60:02d}s" if seconds >= 60 else f"{seconds}s"
+
+
+def say(text):
+    print(text, flush=True)
+
+
+def load_extra(path):
+    """The MUTATIONS of an --extra file, checked to be 4-tuples of strings."""
+    try:
+        names = runpy.run_path(str(path), init_globals={"SRC": SRC, "LABS": LABS})
+    except Exception as error:  # the file is the user's: report, do not trace
+        raise SystemExit(f"{path}: cannot load it: {type(error).__name__}: {error}")
+    entries = names.get("MUTATIONS")
+    if not isinstance(entries, list):
+        raise SystemExit(f"{path}: defines no list MUTATIONS of (name, file, text, replacement)")
+    for i, entry in enumerate(entries):
+        if not (isinstance(entry, tuple) and len(entry) == 4 and all(isinstance(x, str) for x in entry)):
+            raise SystemExit(f"{path}: MUTATIONS[{i}] is not a (name, file, text, replacement) tuple of 4 strings")
+    return entries
+
+
+def tree_id():
+    """The hash of the working tree as git would commit it (untracked files too, ignored ones not),
+    less tests/mutation/ (this script and its notes do not change what the suites test)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        env = dict(os.environ, GIT_INDEX_FILE=os.path.join(tmp, "index"))
+        subprocess.run(["git", "read-tree", "HEAD"], cwd=ROOT, env=env, check=True)
+        # Tracked files as they are, and new files below the top level: a suite
+        # stopped at its first failure may leave a scratch file at the top
+        # (test_sandbox: sandbox_test_includes_solution.cu).
+        subprocess.run(["git", "add", "-u", "."], cwd=ROOT, env=env, check=True)
+        new = subprocess.run(["git", "ls-files", "-o", "--exclude-standard", "-z"], cwd=ROOT, env=env, check=True,
+                             stdout=subprocess.PIPE, text=True).stdout.split("\0")
+        new = [f for f in new if "/" in f]
+        if new:
+            subprocess.run(["git", "add", "--", *new], cwd=ROOT, env=env, check=True)
+        subprocess.run(["git", "rm", "-r", "-q", "--cached", "--ignore-unmatch", "tests/mutation"], cwd=ROOT, env=env,
+                       check=True)
+        return subprocess.run(["git", "write-tree"], cwd=ROOT, env=env, check=True, stdout=subprocess.PIPE,
+                              text=True).stdout.strip()
+
+
+# What a suite prints when a check's run went past the suite's --time-limit: on
+# a loaded machine that is the machine, not the grader (not counted as caught).
+TIME_LIMIT = "did not finish within the time limit"
+
+
+def failed_cases(output):
+    """The doctest test cases named in a suite's failure output."""
+    return [line.split("TEST CASE:", 1)[1].strip() for line in output.splitlines() if "TEST CASE:" in line]
+
+
+def baseline(build_dir, timeout, skip):
+    """Seconds per suite (less those in `skip`) on the unmutated grader; None (after saying why) if one fails."""
+    stamp = build_dir / "mutation-baseline.json"
+    tree = tree_id()
+    if stamp.exists():
+        known = json.loads(stamp.read_text())
+        if known.get("tree") == tree and all(s.rsplit("/", 1)[-1] in known["seconds"] or s.rsplit("/", 1)[-1] in skip
+                                             for s in SUITES):
+            say(f"baseline: passed before on this working tree ({stamp.name}), not run again")
+            return {name: t for name, t in known["seconds"].items() if name not in skip}
+    say("baseline: building the grader and the suites unmutated")
+    built = build(build_dir)
+    if built.returncode != 0:
+        say(built.stdout[-3000:])
+        say("baseline: the unmutated grader or a suite does not build (above); fix that first")
+        return None
+    seconds = {}
+    start = time.monotonic()
+    for i, suite in enumerate(SUITES, 1):
+        name = suite.rsplit("/", 1)[-1]
+        if name in skip:
             continue
-        if run([f"./{suite}", "--abort-after=1"], build_dir).returncode != 0:
-            return suite.rsplit("/", 1)[-1]
-    return None
+        if not (build_dir / suite).exists():
+            say(f"baseline: {build_dir / suite} was not built: is the build folder configured with tests?")
+            return None
+        say(f"baseline: {name} ({i} of {len(SUITES)}), {minutes(time.monotonic() - start)} elapsed")
+        t0 = time.monotonic()
+        try:
+            r = run([f"./{suite}"], build_dir, timeout)
+        except subprocess.TimeoutExpired:
+            say(f"baseline: {name} ran past {timeout} s unmutated; raise --timeout or run it alone to see why")
+            return None
+        seconds[name] = time.monotonic() - t0
+        if r.returncode != 0:
+            say(r.stdout[-4000:])
+            cases = "; ".join(failed_cases(r.stdout)) or "see its output above"
+            say(f"baseline: {name} fails on the unmutated grader ({cases}).\n"
+                f"A mutation check needs every suite passing first; fix the failure, or run the check in a\n"
+                f"build folder where it passes (rerun it: build/{suite}).")
+            if TIME_LIMIT in r.stdout:
+                say("Note: runs went past the suites' time limit (--time-limit 4 in the tests): the machine is too\n"
+                    "loaded (uptime) for them; run the check when it is not, or leave the suite out with --skip.")
+            if "crash at" in r.stdout:
+                say("Note: a crash's line comes from the emulator's __FILE__ (common/emulator/src/crash.cpp);\n"
+                    "in a build through ccache with CCACHE_BASEDIR (/work/buildenv.sh) __FILE__ is a relative\n"
+                    "path and the kernel's line is not found: configure this build folder without ccache.")
+            return None
+    stamp.write_text(json.dumps({"tree": tree, "seconds": seconds}, indent=1))
+    say(f"baseline: every suite passes ({minutes(time.monotonic() - start)})")
+    return seconds
+
+
+def suite_order(rel, seconds):
+    """The suites to try on a mutation of `rel`: those compiling it first, then by baseline time."""
+    first = COMPILED_INTO.get(rel, [])
+    return sorted(SUITES, key=lambda s: (s.rsplit("/", 1)[-1] not in first, seconds.get(s.rsplit("/", 1)[-1], 0)))
+
+
+def check_mutation(build_dir, rel, seconds, timeout, start):
+    """The verdict on the tree as it is now (mutated)."""
+    t0 = time.monotonic()
+    say(f"    building ({minutes(start())} elapsed)")
+    if build(build_dir).returncode != 0:
+        return "caught (does not build)"
+    say(f"    built in {minutes(time.monotonic() - t0)}")
+    order = [suite for suite in suite_order(rel, seconds) if suite.rsplit("/", 1)[-1] in seconds]
+    unsure = []
+    for i, suite in enumerate(order, 1):
+        name = suite.rsplit("/", 1)[-1]
+        t1 = time.monotonic()
+        say(f"    {name} ({i} of {len(order)}), {minutes(start())} elapsed")
+        try:
+            r = run([f"./{suite}", "--abort-after=1"], build_dir, timeout)
+        except subprocess.TimeoutExpired:
+            return f"TIMED OUT in {name}"
+        if r.returncode != 0:
+            cases = failed_cases(r.stdout)
+            if TIME_LIMIT in r.stdout:
+                say(f"    {name} fails, but on a run past its time limit (load?): not counted, next suite")
+                unsure.append(name)
+                continue
+            say(f"    {name} fails after {minutes(time.monotonic() - t1)}" + (f": {cases[0]}" if cases else ""))
+            return f"caught by {name}"
+    return "SURVIVED" + (f" (time limit in {', '.join(unsure)})" if unsure else "")
 
 
 def main():
-    if len(sys.argv) < 2:
-        print(__doc__, file=sys.stderr)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     usage="%(prog)s BUILD_DIR [--set NAME] [--extra FILE] [--list] [WORDS]")
+    parser.add_argument("build_dir")
+    parser.add_argument("words", nargs="*")
+    parser.add_argument("--set", choices=["with-tests", "blind", "extra"])
+    parser.add_argument("--extra", action="append", default=[], type=pathlib.Path)
+    parser.add_argument("--list", action="store_true")
+    parser.add_argument("--timeout", type=int, default=3600)
+    parser.add_argument("--skip", action="append", default=[], metavar="SUITE")
+    args = parser.parse_intermixed_args()
+    sets = dict(SETS, extra=[m for path in args.extra for m in load_extra(path)])
+    everything = [(set_name, m) for set_name, ms in sets.items() for m in ms]
+    names = [m[0] for _, m in everything]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        print(f"two mutations are named '{duplicates[0]}': give each its own name", file=sys.stderr)
         return 2
-    build_dir = pathlib.Path(sys.argv[1]).resolve()
-    only = " ".join(sys.argv[2:])
-    chosen = [m for m in MUTATIONS if not only or only in m[0]]
+    only = " ".join(args.words)
+    chosen = [m for set_name, m in everything if (not args.set or set_name == args.set) and only in m[0]]
+    if not chosen:
+        print("no mutation matches: see --list", file=sys.stderr)
+        return 2
     for name, rel, old, _ in chosen:
-        if (ROOT / rel).read_text().count(old) != 1:
+        if not (ROOT / rel).exists() or (ROOT / rel).read_text().count(old) != 1:
             print(f"cannot apply '{name}': the text is not in {rel} exactly once", file=sys.stderr)
             return 2
-    survived = 0
-    for index, (name, rel, old, new) in enumerate(chosen, 1):
-        path = ROOT / rel
-        original = path.read_text()
-        start = time.monotonic()
-        try:
-            path.write_text(original.replace(old, new))
-            if build(build_dir).returncode != 0:
-                verdict = "caught (does not build)"
-            else:
-                suite = caught_by(build_dir)
-                verdict = f"caught by {suite}" if suite else "SURVIVED"
-        finally:
-            path.write_text(original)
-        survived += verdict == "SURVIVED"
-        print(f"[{index}/{len(chosen)}] {verdict:26} {time.monotonic() - start:5.0f} s  {name}", flush=True)
-    build(build_dir)
-    print(f"\n{len(chosen) - survived} of {len(chosen)} mutations caught")
-    return 1 if survived else 0
+    if args.list:
+        for i, (name, rel, _, _) in enumerate(chosen, 1):
+            print(f"{i:3}. {name}  ({rel})" + ("  [equivalent]" if name in EQUIVALENT else ""))
+        return 0
+    build_dir = pathlib.Path(args.build_dir).resolve()
+    if not (build_dir / "CMakeCache.txt").exists():
+        print(f"{build_dir}: not a CMake build folder (configure it: cmake --preset default)", file=sys.stderr)
+        return 2
+    # A kill (SIGTERM) restores the mutated file as Ctrl-C does.
+    signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
+    began = time.monotonic()
+    elapsed = lambda: time.monotonic() - began  # noqa: E731
+    unknown = [name for name in args.skip if f"tests/grader/{name}" not in SUITES]
+    if unknown:
+        print(f"--skip {unknown[0]}: not one of the suites ({', '.join(s.rsplit('/', 1)[-1] for s in SUITES)})",
+              file=sys.stderr)
+        return 2
+    if args.skip:
+        say(f"left out: {', '.join(args.skip)}; a mutation they alone would catch reads SURVIVED")
+    seconds = baseline(build_dir, args.timeout, args.skip)
+    if seconds is None:
+        return 2
+    results = []
+    try:
+        for index, (name, rel, old, new) in enumerate(chosen, 1):
+            path = ROOT / rel
+            original = path.read_bytes()
+            say(f"[{index}/{len(chosen)}] {name}  ({rel})")
+            start = time.monotonic()
+            try:
+                path.write_bytes(original.replace(old.encode(), new.encode()))
+                verdict = check_mutation(build_dir, rel, seconds, args.timeout, elapsed)
+            finally:
+                path.write_bytes(original)
+            if verdict == "SURVIVED" and name in EQUIVALENT:
+                verdict = "survived (equivalent)"
+            results.append((name, verdict))
+            say(f"[{index}/{len(chosen)}] {verdict}, {minutes(time.monotonic() - start)}; {minutes(elapsed())} in all")
+    except KeyboardInterrupt:
+        say(f"stopped after {len(results)} of {len(chosen)} mutations (the mutated file is restored)")
+    finally:
+        say("rebuilding the unmutated grader")
+        build(build_dir)
+    if not results:
+        return 1
+    say("")
+    width = max(len(v) for _, v in results)
+    for name, verdict in results:
+        say(f"{verdict:{width}}  {name}")
+    caught = sum(v.startswith("caught") for _, v in results)
+    equivalent = sum(v == "survived (equivalent)" for _, v in results)
+    say(f"\n{caught} of {len(results)} mutations caught" +
+        (f" ({equivalent} more marked equivalent; {caught} of {len(results) - equivalent} others)" if equivalent else "") +
+        (f"; {len(chosen) - len(results)} not run (stopped)" if len(results) < len(chosen) else "") +
+        f", {minutes(elapsed())}")
+    return 0 if caught + equivalent == len(chosen) else 1
 
 
 if __name__ == "__main__":
