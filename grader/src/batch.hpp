@@ -56,9 +56,10 @@ struct Submission {
 std::vector<Submission> find_submissions(const std::string& folder, const std::string& lab_file);
 
 /// Writes the gradebook PATH.json and PATH.csv of these rows (null rows are
-/// left out), each through a temporary file and a rename.
+/// left out) and PATH-changes.csv of `changes` (what reruns changed), each
+/// through a temporary file and a rename.
 void write_gradebook(const std::vector<nlohmann::json>& rows, const std::string& path, int lab, std::uint64_t seed,
-                     const std::string& backend);
+                     const std::string& backend, const nlohmann::json& changes);
 
 /// Grades every submission and writes the gradebook; returns the exit
 /// status (0: every submission graded or reported, 2: bad usage).

@@ -144,7 +144,7 @@ struct CheckStats {
   int graded = 0, passed = 0;
   bool has_messages = false;
   // normalised message -> (count, an example, students)
-  std::map<std::string, std::tuple<int, std::string, std::vector<std::string>>> messages;
+  std::map<std::string, std::tuple<int, std::string, std::vector<std::string>>> messages = {};
 };
 
 // A failure message as it is grouped: its first line, file paths reduced to

@@ -546,8 +546,8 @@ int main(int argc, char** argv) {
     if (!kit_references.empty()) {
       // The student kit's compiled reference kernels (make_student_kit.sh).
       std::vector<std::string> archs;
-      std::istringstream list(kit_architectures);
-      for (std::string a; std::getline(list, a, ',');) {
+      std::istringstream given(kit_architectures);
+      for (std::string a; std::getline(given, a, ',');) {
         if (!a.empty()) archs.push_back(a);
       }
       const RunnerBuilder builder(config, build_time_limit);

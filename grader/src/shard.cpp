@@ -41,6 +41,7 @@ int merge_gradebooks(const std::vector<std::string>& gradebooks, const std::stri
   std::map<std::string, std::pair<nlohmann::json, std::string>> rows;  // student -> (row, its gradebook)
   nlohmann::json first;
   std::string first_path;
+  nlohmann::json changes = nlohmann::json::array();  // what each shard's reruns changed
   try {
     for (const std::string& given : gradebooks) {
       const nlohmann::json book = read_gradebook(given);
@@ -64,6 +65,9 @@ int merge_gradebooks(const std::vector<std::string>& gradebooks, const std::stri
                                    "(the students must get the same inputs); grade the odd one again with "
                                    "--seed " + first["seed"].dump());
         }
+      }
+      if (book.contains("changes") && book["changes"].is_array()) {
+        for (const auto& change : book["changes"]) changes.push_back(change);
       }
       std::size_t count = 0;
       for (const auto& row : book["submissions"]) {
@@ -91,7 +95,7 @@ int merge_gradebooks(const std::vector<std::string>& gradebooks, const std::stri
   for (const auto& [student, entry] : rows) merged.push_back(entry.first);  // sorted by student, as a batch writes
   try {
     write_gradebook(merged, out, first["lab"].get<int>(), first["seed"].get<std::uint64_t>(),
-                    first["backend"].get<std::string>());
+                    first["backend"].get<std::string>(), changes);
   } catch (const std::exception& error) {
     std::cerr << "grader: error: --merge: " << error.what() << "\n";
     return 2;
