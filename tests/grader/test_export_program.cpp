@@ -23,7 +23,7 @@ std::string read_text(const fs::path& path) {
 
 }  // namespace
 
-TEST_CASE("--export-program writes a program for every stage; nvcc builds each where it is installed") {
+TEST_CASE("--export-program writes a program for every stage, and nvcc builds each where it is installed") {
   const char* files[] = {"bank_mapping.cu", "stride.cu", "transpose.cu", "swizzle.cu", "wide.cu"};
   for (int lab = 1; lab <= 5; ++lab) {
     CAPTURE(lab);

@@ -95,7 +95,7 @@ TEST_CASE("stage 2's report gives the staging store of a padded structure a 2-wa
   CHECK(fields.find("a 4-way conflict") != std::string::npos);
 }
 
-TEST_CASE("--hint K: step K of the first failing check's ladder, from a nudge to the method; bad K is a usage error") {
+TEST_CASE("--hint K: step K of the first failing check's ladder, from a nudge to the method, and a bad K is a usage error") {
   using namespace banklab::test;
   const GraderRun first = run_grader("--lab 1 --backend cpu --seed 1 --time-limit 10 --hint");
   CHECK(first.status == 1);
