@@ -226,7 +226,7 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   if (!from_source && needs_reference && !fs::exists(shipped)) {
     throw BuildError("the GPU runner of stage " + std::to_string(lab.number) +
                          " needs the reference kernels, and this kit has neither solutions/ nor " + shipped,
-                     "make the kit again with nvcc installed (common/scripts/make_student_kit.sh compiles them), "
+                     "ask the instructor to make the kit again with nvcc installed (common/scripts/make_student_kit.sh compiles them), "
                      "or grade on the CPU: --backend cpu",
                      false);
   }
