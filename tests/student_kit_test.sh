@@ -33,6 +33,18 @@ status=0
 build/grader/grader --lab all --backend cpu > all.log 2>&1 || status=$?
 [ "$status" -eq 1 ] && grep -q "^Total: .* over 5 stages and the quiz" all.log || { cat all.log; fail "--lab all printed no total"; }
 status=0
+# The GPU path: where nvcc made the kit, the reference kernels ship compiled
+# (no source); --backend gpu then grades on a GPU, and on a machine without
+# one it says why and what to use instead.
+if command -v nvcc > /dev/null 2>&1 || [ -x /usr/local/cuda/bin/nvcc ]; then
+  ls grader/labs/lab03/reference/*.o > /dev/null 2>&1 || fail "made with nvcc, but no compiled reference kernels in grader/labs/lab03/reference/"
+fi
+[ ! -e grader/labs/lab03/reference ] || ! ls grader/labs/lab03/reference | grep -q '\.cu$' || fail "a reference kernel ships as source"
 build/grader/grader --lab 3 --backend gpu > gpu.log 2>&1 || status=$?
-[ "$status" -eq 2 ] && grep -q "no reference solutions" gpu.log || { cat gpu.log; fail "--backend gpu did not say why not"; }
+if nvidia-smi > /dev/null 2>&1; then
+  [ "$status" -le 1 ] && grep -q "^Score: " gpu.log || { cat gpu.log; fail "--backend gpu did not grade on this GPU"; }
+else
+  [ "$status" -eq 2 ] && grep -q -e "no usable GPU" -e "no reference" gpu.log && grep -q -e "--backend cpu" gpu.log ||
+    { cat gpu.log; fail "--backend gpu did not say why not"; }
+fi
 echo "student kit: built and graded from its README in $out"
