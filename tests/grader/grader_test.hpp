@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -28,6 +29,7 @@ inline const std::string& source_dir() {
 
 /// Runs the grader with `args` (a shell fragment).
 inline GraderRun run_grader(const std::string& args) {
+  std::filesystem::create_directories(BANKLAB_TEST_TMP);  // whichever test case of a suite runs first
   const std::string err_file = std::string(BANKLAB_TEST_TMP) + "/grader_stderr.txt";
   const auto r = run_command(std::string(GRADER_PATH) + " " + args + " 2>" + err_file);
   std::ifstream err(err_file);
