@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -89,6 +92,45 @@ std::string report_name(const std::string& student) {
     name += "-" + std::to_string(std::hash<std::string>{}(student) % 100000);
   }
   return name;
+}
+
+// A reports folder holds this file, so that a batch run over the same
+// folder (another shard of an array job, a later run) never takes a reports
+// folder for a student's submission.
+constexpr const char* kReportsMarker = ".banklab-reports";
+
+bool is_reports_folder(const fs::path& folder) {
+  std::error_code error;
+  return fs::is_regular_file(folder / kReportsMarker, error);
+}
+
+// Makes the reports folder with its marker already inside: built under a
+// hidden name (which find_submissions skips) and renamed into place, so no
+// other batch ever sees it without the marker. An existing folder gains the
+// marker. Returns "" or what went wrong.
+std::string make_reports_folder(const fs::path& reports) {
+  std::error_code error;
+  if (fs::is_directory(reports, error)) {
+    std::ofstream marker(reports / kReportsMarker, std::ios::binary | std::ios::trunc);
+    marker << "reports of a BankLab gradebook; grader --submissions skips this folder\n";
+    return marker ? "" : "cannot write " + (reports / kReportsMarker).string();
+  }
+  const fs::path parent = reports.has_parent_path() ? reports.parent_path() : fs::path(".");
+  std::string temp = (parent / ("." + reports.filename().string() + ".tmp-XXXXXX")).string();
+  if (mkdtemp(temp.data()) == nullptr) return std::strerror(errno);
+  {
+    std::ofstream marker(fs::path(temp) / kReportsMarker, std::ios::binary | std::ios::trunc);
+    marker << "reports of a BankLab gradebook; grader --submissions skips this folder\n";
+  }
+  fs::rename(temp, reports, error);
+  if (error) {
+    std::error_code ignored;
+    fs::remove_all(temp, ignored);
+    // Another batch made it first: theirs has the marker.
+    if (fs::is_directory(reports, ignored)) return "";
+    return error.message();
+  }
+  return "";
 }
 
 // Writes the text and JSON reports of a student ("" leaves that one out).
@@ -345,6 +387,7 @@ std::vector<Submission> find_submissions(const std::string& folder, const std::s
       continue;
     }
     if (!entry.is_directory()) continue;
+    if (is_reports_folder(entry.path())) continue;  // a gradebook's reports, not a student
     Submission s{name, "", ""};
     if (fs::is_regular_file(entry.path() / lab_file)) {
       s.file = (entry.path() / lab_file).string();
@@ -457,11 +500,9 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
   // The gradebook exists from the start (with its seed) and gains a row as
   // each submission is graded: a batch stopped midway keeps what it graded.
   write_gradebook(rows, o.gradebook, o.lab, seed, o.backend, changes);
-  std::error_code reports_error;
-  fs::create_directories(reports, reports_error);
-  if (reports_error) {
-    std::cerr << "grader: error: cannot create " << reports.string() << " for the students' reports: "
-              << reports_error.message() << "\n";
+  if (const std::string problem = make_reports_folder(reports); !problem.empty()) {
+    std::cerr << "grader: error: cannot create " << reports.string() << " for the students' reports: " << problem
+              << "\n";
     return 2;
   }
   std::size_t changed_rows = 0;

@@ -127,3 +127,31 @@ TEST_CASE("--submissions writes every student's reports, the messages of lost po
   const GraderRun third = run_grader(args);
   CHECK(third.out.find("changed since the last run") == std::string::npos);
 }
+
+TEST_CASE("--submissions never takes another gradebook's reports folder for a student (shards of an array job)") {
+  // Two shards grade the same folder at once: each writes its reports into
+  // the folder the other lists. A reports folder holds a marker and is made
+  // under a hidden name first, so a listing never counts it.
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "class_shards";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "zed.cu") << "__global__ void transpose_padded(float* o) { zed; }\n";
+  std::ofstream(dir / "zoe.cu") << "__global__ void transpose_padded(float* o) { zoe; }\n";
+  const std::string args = "--lab 3 --backend cpu --seed 5 --time-limit 10 --submissions " + dir.string();
+  const GraderRun one = run_grader(args + " --shard 1/2 --gradebook " + (dir / "book-1").string());
+  INFO(one.out << one.err);
+  REQUIRE(one.status == 0);
+  CHECK(fs::is_regular_file(dir / "book-1-reports" / ".banklab-reports"));
+  const GraderRun two = run_grader(args + " --shard 2/2 --gradebook " + (dir / "book-2").string());
+  INFO(two.out << two.err);
+  REQUIRE(two.status == 0);
+  const auto first = rows_of(dir / "book-1.json"), second = rows_of(dir / "book-2.json");
+  CHECK(first.size() == 1);
+  CHECK(first.count("zed") == 1);
+  CHECK(second.size() == 1);  // zoe alone: book-1-reports (listed first) is no submission
+  CHECK(second.count("zoe") == 1);
+  // A reports folder made by an older grader (no marker) gains it on the next run.
+  fs::remove(dir / "book-1-reports" / ".banklab-reports");
+  REQUIRE(run_grader(args + " --shard 1/2 --gradebook " + (dir / "book-1").string()).status == 0);
+  CHECK(fs::is_regular_file(dir / "book-1-reports" / ".banklab-reports"));
+}
