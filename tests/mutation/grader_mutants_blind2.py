@@ -16,9 +16,11 @@ MUTATIONS = [
      'task("rows", "row_sums", "1,127,128,256,300", 128 * 65 * 4,',
      'task("rows", "row_sums", "1,127,128,256,300", 128 * 66 * 4,'),
     ("stage 2: conflict_degree never checked with all 32 lanes active (31 lane counts per stride)",
-     f"{LABS}/lab02/cpu_runner.cpp",
-     "for (int n = 1; n <= banklab::kWarpSize; ++n) {",
-     "for (int n = 1; n < banklab::kWarpSize; ++n) {"),
+     # adapted: the runner now returns raw values only (stages20 merge); the
+     # rubric's comparison loop is where the 32-lane cases are now judged
+     f"{LABS}/lab02/rubric.cpp",
+     "    for (int n = 1; n <= kWarpSize; ++n) {",
+     "    for (int n = 1; n < kWarpSize; ++n) {"),
     ("stage 3: a 32x34 float tile passes the shared-memory bound", f"{LABS}/lab03/rubric.cpp",
      "kPaddedTileBytes = kTile * (kTile + 1) * sizeof(float);",
      "kPaddedTileBytes = kTile * (kTile + 2) * sizeof(float);"),
@@ -44,7 +46,8 @@ MUTATIONS = [
      'if (!run["report"]["completed"].get<bool>()) {\n      return Outcome::fail("could not check: the kernel did not finish',
      'if (false) {\n      return Outcome::fail("could not check: the kernel did not finish'),
     ("stage 2/5: 'every shared access' cost ignores a shortfall of shared loads", f"{SRC}/task_checks.cpp",
-     "return with_traffic(cost, stores.empty() ? shortfall(task, a, TrafficKind::kLoads) : stores);",
+     # adapted: shortfall() gained the seed argument after this was written
+     "return with_traffic(cost, stores.empty() ? shortfall(task, a, ctx.seed(), TrafficKind::kLoads) : stores);",
      "return with_traffic(cost, stores);"),
     # ---- traffic_checks.cpp ----
     ("a kernel loading half the shared bytes its task needs passes the traffic check", f"{SRC}/traffic_checks.cpp",
@@ -64,9 +67,11 @@ MUTATIONS = [
     ("JSON: a skipped check has the status \"fail\"", f"{SRC}/output.cpp",
      ': "skip";',
      ': "fail";'),
-    ("Gradescope: a skipped check shown as failed", f"{SRC}/output.cpp",
-     '{"status", c.outcome.status == Status::kFail ? "failed" : "passed"},',
-     '{"status", c.outcome.status == Status::kPass ? "passed" : "failed"},'),
+    # adapted: a skipped check now carries no status and is hidden from
+    # students (class22 merge); the same bug now is showing it to them
+    ("Gradescope: a skipped check shown to students", f"{SRC}/output.cpp",
+     '{"visibility", skipped ? std::string("hidden") : visibility}',
+     '{"visibility", visibility}'),
     ("JUnit: skipped checks counted as failures in the testsuite", f"{SRC}/output.cpp",
      "failures += c.outcome.status == Status::kFail;",
      "failures += c.outcome.status != Status::kPass;"),

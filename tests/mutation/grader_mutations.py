@@ -14,6 +14,8 @@ is caught when a suite fails (or the grader no longer builds).
   --list        print the chosen mutations and stop
   --skip SUITE  leave a suite out (repeatable), e.g. one that fails unmutated
                 on this machine; survivors are then survivors of the others
+  --relevant    only the suites RELEVANT names for the mutated file (a
+                survivor of those reads SURVIVED: the count can only be low)
   --timeout S   a suite that runs longer than S seconds (default 3600) stops
                 the check of that mutation as "timed out" (not caught)
   WORDS         only the mutations whose name contains them
@@ -51,19 +53,60 @@ LABS = "grader/labs"
 # blind set's first run (README.md): that run had the others only.
 SUITES = [
     "tests/grader/test_raw_answers",
+    "tests/grader/test_runner_answers",
     "tests/grader/test_ncu",
     "tests/grader/test_source_check",
+    "tests/grader/test_source_verdicts",
     "tests/grader/test_sandbox",
+    "tests/grader/test_runtime_limits",
     "tests/grader/test_laws",
     "tests/grader/test_laws_blind",
     "tests/grader/test_quiz",
+    "tests/grader/test_quiz_kit",
+    "tests/grader/test_quiz_zh",
     "tests/grader/test_hostile_stages",
     "tests/grader/test_guard",
     "tests/grader/test_pricing_grades",
+    "tests/grader/test_alignment",
+    "tests/grader/test_hints",
     "tests/grader/test_nvcc",
+    "tests/grader/test_formats",
     "tests/grader/test_batch",
+    "tests/grader/test_batch_feedback",
+    "tests/grader/test_class_report",
+    "tests/grader/test_similarity",
+    "tests/grader/test_gpu_lock",
+    "tests/grader/test_export_program",
+    "tests/grader/test_new_stage",
     "tests/grader/test_grader",
 ]
+# With --relevant: the suites that test each part, the only ones tried on a
+# mutation of it (a mutation they all miss reads SURVIVED, although another
+# suite might catch it: the count can only be too low). Parts not listed get
+# every suite.
+_STAGE = ["test_laws", "test_laws_blind", "test_hostile_stages", "test_pricing_grades", "test_runner_answers",
+          "test_alignment", "test_grader"]
+RELEVANT = {
+    **{f"{LABS}/lab0{n}/{part}": _STAGE for n in range(1, 6) for part in ("rubric.cpp", "cpu_runner.cpp")},
+    f"{SRC}/checks.cpp": _STAGE,
+    f"{SRC}/task_checks.cpp": _STAGE,
+    f"{SRC}/traffic_checks.cpp": _STAGE,
+    f"{SRC}/raw_answers.cpp": ["test_raw_answers", "test_runner_answers"] + _STAGE,
+    f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback", "test_grader"],
+    f"{SRC}/batch.cpp": ["test_batch", "test_batch_feedback", "test_laws_blind", "test_class_report", "test_grader"],
+    f"{SRC}/main.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch", "test_grader"],
+    "grader/quiz/quiz.cpp": ["test_quiz", "test_quiz_kit", "test_quiz_zh", "test_laws_blind"],
+    f"{SRC}/source_check.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_source_verdicts",
+                                "test_hostile_stages", "test_grader"],
+    f"{SRC}/ast_check.cpp": ["test_source_check", "test_laws_blind", "test_source_verdicts", "test_hostile_stages",
+                             "test_grader"],
+    f"{SRC}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages", "test_grader"],
+    f"{SRC}/link_check.cpp": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader"],
+    f"{SRC}/lab_object_allowlist.inc": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader"],
+    f"{SRC}/sandbox.cpp": ["test_sandbox", "test_runtime_limits", "test_hostile_stages", "test_grader"],
+    f"{SRC}/process.cpp": ["test_runtime_limits", "test_sandbox", "test_grader"],
+    f"{SRC}/nvcc_check.cpp": ["test_nvcc", "test_laws_blind"],
+}
 TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
 
 # Suites that compile a grader source themselves (not only through the
@@ -218,13 +261,14 @@ def failed_cases(output):
     return [line.split("TEST CASE:", 1)[1].strip() for line in output.splitlines() if "TEST CASE:" in line]
 
 
-def baseline(build_dir, timeout, skip):
+def baseline(build_dir, timeout, skip, wanted=None):
     """Seconds per suite (less those in `skip`) on the unmutated grader; None (after saying why) if one fails."""
     stamp = build_dir / "mutation-baseline.json"
     tree = tree_id()
     if stamp.exists():
         known = json.loads(stamp.read_text())
         if known.get("tree") == tree and all(s.rsplit("/", 1)[-1] in known["seconds"] or s.rsplit("/", 1)[-1] in skip
+                                             or (wanted is not None and s.rsplit("/", 1)[-1] not in wanted)
                                              for s in SUITES):
             say(f"baseline: passed before on this working tree ({stamp.name}), not run again")
             return {name: t for name, t in known["seconds"].items() if name not in skip}
@@ -238,7 +282,7 @@ def baseline(build_dir, timeout, skip):
     start = time.monotonic()
     for i, suite in enumerate(SUITES, 1):
         name = suite.rsplit("/", 1)[-1]
-        if name in skip:
+        if name in skip or (wanted is not None and name not in wanted):
             continue
         if not (build_dir / suite).exists():
             say(f"baseline: {build_dir / suite} was not built: is the build folder configured with tests?")
@@ -270,20 +314,22 @@ def baseline(build_dir, timeout, skip):
     return seconds
 
 
-def suite_order(rel, seconds):
-    """The suites to try on a mutation of `rel`: those compiling it first, then by baseline time."""
+def suite_order(rel, seconds, relevant=False):
+    """The suites to try on a mutation of `rel`: those compiling it first, then by baseline time
+    (with `relevant`, only those RELEVANT names for it)."""
     first = COMPILED_INTO.get(rel, [])
-    return sorted(SUITES, key=lambda s: (s.rsplit("/", 1)[-1] not in first, seconds.get(s.rsplit("/", 1)[-1], 0)))
+    pool = [s for s in SUITES if not relevant or rel not in RELEVANT or s.rsplit("/", 1)[-1] in RELEVANT[rel]]
+    return sorted(pool, key=lambda s: (s.rsplit("/", 1)[-1] not in first, seconds.get(s.rsplit("/", 1)[-1], 0)))
 
 
-def check_mutation(build_dir, rel, seconds, timeout, start):
+def check_mutation(build_dir, rel, seconds, timeout, start, relevant=False):
     """The verdict on the tree as it is now (mutated)."""
     t0 = time.monotonic()
     say(f"    building ({minutes(start())} elapsed)")
     if build(build_dir).returncode != 0:
         return "caught (does not build)"
     say(f"    built in {minutes(time.monotonic() - t0)}")
-    order = [suite for suite in suite_order(rel, seconds) if suite.rsplit("/", 1)[-1] in seconds]
+    order = [suite for suite in suite_order(rel, seconds, relevant) if suite.rsplit("/", 1)[-1] in seconds]
     unsure = []
     for i, suite in enumerate(order, 1):
         name = suite.rsplit("/", 1)[-1]
@@ -314,6 +360,7 @@ def main():
     parser.add_argument("--list", action="store_true")
     parser.add_argument("--timeout", type=int, default=3600)
     parser.add_argument("--skip", action="append", default=[], metavar="SUITE")
+    parser.add_argument("--relevant", action="store_true")
     args = parser.parse_intermixed_args()
     sets = dict(SETS, extra=[m for path in args.extra for m in load_extra(path)])
     everything = [(set_name, m) for set_name, ms in sets.items() for m in ms]
@@ -350,7 +397,13 @@ def main():
         return 2
     if args.skip:
         say(f"left out: {', '.join(args.skip)}; a mutation they alone would catch reads SURVIVED")
-    seconds = baseline(build_dir, args.timeout, args.skip)
+    wanted = None
+    if args.relevant:
+        wanted = set()
+        for _, rel, _, _ in chosen:
+            wanted |= set(RELEVANT.get(rel, [s.rsplit("/", 1)[-1] for s in SUITES]))
+        say(f"--relevant: the suites of the mutated files only ({', '.join(sorted(wanted))})")
+    seconds = baseline(build_dir, args.timeout, args.skip, wanted)
     if seconds is None:
         return 2
     results = []
@@ -362,7 +415,7 @@ def main():
             start = time.monotonic()
             try:
                 path.write_bytes(original.replace(old.encode(), new.encode()))
-                verdict = check_mutation(build_dir, rel, seconds, args.timeout, elapsed)
+                verdict = check_mutation(build_dir, rel, seconds, args.timeout, elapsed, args.relevant)
             finally:
                 path.write_bytes(original)
             if verdict == "SURVIVED" and name in EQUIVALENT:
