@@ -3,6 +3,8 @@
 # bubblewrap or libclang (the H200 runs of issues 20 and 21):
 #   sh common/scripts/h200_sandboxed.sh tree TREE OUT     the instructor's tree
 #   sh common/scripts/h200_sandboxed.sh kit KIT OUT       a student kit
+#   sh common/scripts/h200_sandboxed.sh right TREE OUT    the tree's correct alternatives
+#                                    (tests/grader/lab0N/right/, similarity/different_*)
 # TREE or KIT holds its build folder (build/, made on a machine with libclang,
 # with the source-check verdicts of every file graded here: grader
 # --check-source). A kit holds impl/lab0N/ with copies of the references.
@@ -38,6 +40,11 @@ if [ "$mode" = tree ]; then
   cp "$root/solutions/03-padded-transpose/transpose.cu" "$out/unchecked.cu"
   echo "// checked nowhere" >> "$out/unchecked.cu"
   echo "unchecked_lab03 3 --impl $out/unchecked.cu" >> "$jobs"
+elif [ "$mode" = right ]; then
+  for f in "$root"/tests/grader/lab0[1-5]/right/*.cu "$root"/tests/grader/similarity/different_*.cu; do
+    case $f in */similarity/*) lab=3 ;; *) lab=$(echo "$f" | sed 's|.*/lab0\([0-9]\)/right/.*|\1|') ;; esac
+    echo "right_lab0${lab}_$(basename "$f" .cu) $lab --impl $f" >> "$jobs"
+  done
 else
   for n in 1 2 3 4 5; do
     echo "kit_lab0${n}_skeleton $n" >> "$jobs"
