@@ -215,7 +215,9 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
                                          o.backend,      "--seed",         std::to_string(seed), "--time-limit",
                                          text(o.time_limit), "--memory-limit", text(o.memory_limit_gib),
                                          "--build-time-limit", text(o.build_time_limit), "--text-report",
-                                         report_stem.string() + ".txt"};
+                                         report_stem.string() + ".txt",
+                                         // Several workers share the cores: each runs its runs one at a time.
+                                         "--runner-jobs", o.jobs > 1 ? "1" : "0"};
   // Every check may take its time limit; the build its own; some slack.
   const double limit = o.build_time_limit * 2 + o.time_limit * 40 + 60;
   std::error_code stale;

@@ -1,6 +1,9 @@
 // On-the-spot builds of runners, cached under build/grader/cache/<hash>/.
 #include "builder.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -55,6 +58,42 @@ struct Hash {
     return out.str();
   }
 };
+
+// The FNV-1a digest of a kit file the cache key covers (a library, a harness
+// header, a script), remembered under the cache folder by the file's path,
+// size, modification time and inode: a grading reads the tens of megabytes
+// of kit libraries only after they changed, trusting a file's stat as make
+// does. The submission and the files it includes are always read afresh.
+std::string kit_file_digest(const Config& config, const std::string& path) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "missing";
+  std::ostringstream id;
+  id << st.st_size << " " << st.st_mtim.tv_sec << "." << st.st_mtim.tv_nsec << " " << st.st_ino << " " << st.st_dev;
+  Hash name{"", ""};
+  name.add(path);
+  const fs::path record = fs::path(config.cache_dir()) / "kit-digests" / name.hex();
+  {
+    std::ifstream in(record);
+    std::string known_path, known_id, digest;
+    if (std::getline(in, known_path) && std::getline(in, known_id) && std::getline(in, digest) &&
+        known_path == path && known_id == id.str() && !digest.empty()) {
+      return digest;
+    }
+  }
+  Hash content{"", ""};
+  content.add(read_file(path));
+  const std::string digest = content.hex();
+  std::error_code error;
+  fs::create_directories(record.parent_path(), error);
+  const std::string temp = record.string() + ".tmp" + std::to_string(getpid());
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << path << "\n" << id.str() << "\n" << digest << "\n";
+  }
+  fs::rename(temp, record, error);  // another grader writing the same record: either copy is right
+  if (error) fs::remove(temp, error);
+  return digest;
+}
 
 // Runs the steps in `dir` unless `product` exists already; on failure removes
 // the partial product and throws with the failing step's output. Step i is
@@ -137,9 +176,9 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   for (const auto& a : compile) hash.add_arg(a);
   hash.add(read_file(absolute));
   for (const auto& file : own_includes) hash.add(read_file(file));  // files the submission includes
-  hash.add(read_file(lab.cpu_runner_library));
-  for (const auto& lib : config_.cpu_libraries) hash.add(read_file(lib));
-  hash.add(read_file(config_.dynamic_shared_script));
+  hash.add(kit_file_digest(config_, lab.cpu_runner_library));
+  for (const auto& lib : config_.cpu_libraries) hash.add(kit_file_digest(config_, lib));
+  hash.add(kit_file_digest(config_, config_.dynamic_shared_script));
   for (const auto& flag : config_.cpu_link_flags) hash.add_arg(flag);
   hash.add("link: runner library first, -u main");  // the link order the secret relies on
   hash.add(lab_object_allowlist());                  // the link check and the guard's marking
@@ -148,7 +187,7 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   // changes them must rebuild the runners.
   for (const auto& header : kit_headers(config_)) {
     hash.add_arg(header.string());
-    hash.add(read_file(header.string()));
+    hash.add(kit_file_digest(config_, header.string()));
   }
   const std::string dir = config_.cache_dir() + "/cpu-" + hash.hex();
   const std::string compiled = dir + "/kernel.o";
@@ -244,7 +283,7 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
     hash.add(read_file(solution));
   } else {
     hash.add("compiled reference");
-    for (const auto& object : shipped_objects) hash.add(read_file(object));
+    for (const auto& object : shipped_objects) hash.add(kit_file_digest(config_, object));
   }
   // Everything in the stage's grader folder (runners, harness headers) and
   // the libraries the runner links.
@@ -260,9 +299,9 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   std::sort(harness.begin(), harness.end());
   for (const auto& file : harness) {
     hash.add_arg(file.string());
-    hash.add(read_file(file.string()));
+    hash.add(kit_file_digest(config_, file.string()));
   }
-  for (const auto& library : lab.gpu_libraries) hash.add(read_file(library));
+  for (const auto& library : lab.gpu_libraries) hash.add(kit_file_digest(config_, library));
   const std::string dir = config_.cache_dir() + "/gpu-" + hash.hex();
   const std::string runner = dir + "/runner";
   auto nvcc = [&](std::vector<std::string> extra) {

@@ -412,6 +412,11 @@ int main(int argc, char** argv) {
       ->check(number_from(0, 4096, "GiB", true));
   app.add_option("--build-time-limit", build_time_limit, "seconds each build step may take (default 300)")
       ->check(number_from(0, 86400, "seconds", false));
+  unsigned runner_jobs = 0;
+  app.add_option("--runner-jobs", runner_jobs,
+                 "emulator runs of a stage run side by side, N at a time (default 0: as many as the machine has\n"
+                 "idle cores, at most 4; 1: one after another)")
+      ->check(CLI::Range(0u, 64u));
   // The student kit has no reference solutions: its --help leaves out the
   // instructor's options (they still parse, and say what is missing).
   try {
@@ -610,6 +615,7 @@ int main(int argc, char** argv) {
       apply_visibility(rubrics.back(), visibility);
       const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
       GradeContext context(config, files, implementation, choice.backend, the_seed, time_limit, verbose);
+      context.set_runner_jobs(runner_jobs);
       context.set_limits(static_cast<std::size_t>(memory_limit_gib * static_cast<double>(std::size_t{1} << 30)),
                          build_time_limit);
       try {

@@ -1,7 +1,10 @@
 // Running a rubric: dependencies, isolation of runner calls, scoring.
 #include "rubric.hpp"
 
+#include <stdlib.h>
+
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <random>
 
@@ -9,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <thread>
 
 #include "checks.hpp"
 #include "contract.hpp"
@@ -95,13 +99,21 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
                                        const char* what) {
   std::string key = what;
   for (const auto& a : args) key += " " + a;
-  auto found = answers_.find(key);
-  if (found != answers_.end()) return found->second;
+  {
+    const std::lock_guard<std::mutex> hold(answers_mutex_);
+    auto found = answers_.find(key);
+    if (found != answers_.end()) return found->second;
+  }
+  // Stored under the lock; a reference into a std::map stays valid.
+  auto keep = [&](RunnerAnswer answer) -> const RunnerAnswer& {
+    const std::lock_guard<std::mutex> hold(answers_mutex_);
+    return answers_.emplace(key, std::move(answer)).first->second;
+  };
   RunnerAnswer answer;
   if (runner.empty()) {
     answer.unavailable = true;
     answer.error = std::string("the ") + what + " runner could not be built on this machine: " + cpu_build_error_;
-    return answers_[key] = answer;
+    return keep(std::move(answer));
   }
   std::vector<std::string> argv = {runner};
   argv.insert(argv.end(), args.begin(), args.end());
@@ -128,7 +140,9 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   answer.printed = r.out + r.err;
   if (r.output_truncated) answer.printed += "\n[... more output dropped: at most 1 MiB of stdout and of stderr is kept]";
   std::string mismatch;
-  if (!r.answer.empty()) {
+  // A runner stopped at the time limit may have been stopped mid-answer: what
+  // it wrote is not read (the time limit is what the student is told).
+  if (!r.answer.empty() && !r.timed_out) {
     // Exactly one line, "<secret> <json>".
     const std::string prefix = options.secret + " ";
     const bool one_line = r.answer.find('\n') == r.answer.size() - 1;
@@ -183,16 +197,53 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
     answer.error += "\nyour program printed:\n" + answer.printed.substr(0, shown) +
                     (answer.printed.size() > shown ? "\n[...]" : "");
   }
-  return answers_[key] = answer;
+  return keep(std::move(answer));
 }
 
 const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
   std::vector<std::string> full = args;
   full.insert(full.end(), {"--time-limit", std::to_string(time_limit_ * 0.8)});
+  if (discovering_) {
+    if (std::find(noted_.begin(), noted_.end(), full) == noted_.end()) noted_.push_back(full);
+    not_run_.error = "not run yet";
+    return not_run_;
+  }
   return call(cpu_runner_, full, "emulator");
 }
 
-const RunnerAnswer& GradeContext::gpu(const std::vector<std::string>& args) { return call(gpu_runner_, args, "GPU"); }
+const RunnerAnswer& GradeContext::gpu(const std::vector<std::string>& args) {
+  if (discovering_) {
+    not_run_.error = "not run yet";
+    return not_run_;
+  }
+  return call(gpu_runner_, args, "GPU");
+}
+
+unsigned GradeContext::runner_jobs() const {
+  if (runner_jobs_ != 0) return runner_jobs_;
+  // The cores no one else uses, as `make -l` judges it: on a loaded
+  // machine (a batch's other workers, a test suite) one run at a time, so
+  // that no run is slowed towards its time limit.
+  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+  double load = 0;
+  if (getloadavg(&load, 1) != 1) load = static_cast<double>(cores);
+  const double idle = static_cast<double>(cores) - load;
+  return static_cast<unsigned>(std::clamp(idle + 0.5, 1.0, static_cast<double>(std::min(cores, 4u))));
+}
+
+void GradeContext::run_noted(unsigned jobs) {
+  std::vector<std::vector<std::string>> runs;
+  runs.swap(noted_);
+  if (cpu_runner_.empty() || runs.size() < 2 || jobs < 2) return;  // the checks ask for them one by one
+  std::atomic<std::size_t> next{0};
+  std::vector<std::thread> workers;
+  for (unsigned w = 0; w < std::min<std::size_t>(jobs, runs.size()); ++w) {
+    workers.emplace_back([&] {
+      for (std::size_t i = next++; i < runs.size(); i = next++) call(cpu_runner_, runs[i], "emulator");
+    });
+  }
+  for (std::thread& t : workers) t.join();
+}
 
 namespace {
 
@@ -231,6 +282,24 @@ GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string
   result.backend_reason = backend_reason;
   result.seed = context.seed();
   std::map<std::string, Status> status_of;
+  // Every check once with nothing run, to learn the emulator runs the stage
+  // asks for; those run side by side on idle cores, then the checks run for
+  // real and find their answers ready. A run asked for only after another's
+  // answer (none today) still runs when asked.
+  const unsigned jobs = context.runner_jobs();
+  if (jobs > 1) {
+    context.set_discovering(true);
+    for (const Check& check : rubric.checks) {
+      if (check.gpu_only && context.backend() != Backend::kGpu) continue;
+      if (!context.declaration_problem(check.name).empty()) continue;
+      try {
+        (void)check.run(context);
+      } catch (const std::exception&) {
+      }
+    }
+    context.set_discovering(false);
+    context.run_noted(jobs);
+  }
   for (const Check& check : rubric.checks) {
     if (progress) progress(result.results.size() + 1, rubric.checks.size(), check);
     CheckResult r;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <mutex>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -68,6 +69,15 @@ class GradeContext {
     builder_.set_time_limit(build_seconds);
   }
   std::size_t memory_limit() const { return memory_bytes_; }
+  /// While on, cpu() and gpu() run nothing: they note the emulator runs a
+  /// check asks for and answer "not run" (grade() runs every check so once).
+  void set_discovering(bool on) { discovering_ = on; }
+  /// Runs the emulator runs noted while discovering, `jobs` at a time, so
+  /// that the checks find their answers ready (memoized as cpu() does).
+  void run_noted(unsigned jobs);
+  /// Emulator runs at a time for run_noted(): 0 picks the idle cores.
+  void set_runner_jobs(unsigned jobs) { runner_jobs_ = jobs; }
+  unsigned runner_jobs() const;
   /// What is wrong with a declaration the check named `check` needs (the
   /// stage's contract, checked before the build), or "" when nothing is.
   std::string declaration_problem(const std::string& check) const;
@@ -88,6 +98,11 @@ class GradeContext {
   std::string cpu_build_error_;
   std::map<std::string, std::string> declaration_problems_;  ///< contract item -> message
   std::map<std::string, RunnerAnswer> answers_;
+  std::mutex answers_mutex_;  ///< answers_ is shared by run_noted()'s threads
+  bool discovering_ = false;
+  std::vector<std::vector<std::string>> noted_;  ///< cpu() arguments asked for while discovering
+  RunnerAnswer not_run_;  ///< what cpu() and gpu() answer while discovering
+  unsigned runner_jobs_ = 0;
 };
 
 struct Check {
