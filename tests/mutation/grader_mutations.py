@@ -84,27 +84,44 @@ SUITES = [
 # mutation of it (a mutation they all miss reads SURVIVED, although another
 # suite might catch it: the count can only be too low). Parts not listed get
 # every suite.
-_STAGE = ["test_laws", "test_laws_blind", "test_hostile_stages", "test_pricing_grades", "test_runner_answers",
-          "test_alignment", "test_grader"]
+# An entry is a suite's name, or "name:FILTER" for the doctest test cases
+# of that suite whose names match FILTER (-tc=FILTER, commas between
+# alternatives): test_grader's cases of one stage, not its 50.
+_ANY = ["test_laws", "test_laws_blind", "test_hostile_stages", "test_pricing_grades", "test_runner_answers",
+        "test_alignment"]
+_STAGE_CASES = {
+    1: "test_grader:*stage 1*",
+    2: "test_grader:*stage 2*",
+    3: "test_grader:known wrong:*,the reference*,the untouched*,a file written*,file-scope*",
+    4: "test_grader:*stage 4*",
+    5: "test_grader:*stage 5*",
+}
+_EVERY_STAGE = "test_grader:*stage *,known wrong:*,the reference*,the untouched*,a file written*"
 RELEVANT = {
-    **{f"{LABS}/lab0{n}/{part}": _STAGE for n in range(1, 6) for part in ("rubric.cpp", "cpu_runner.cpp")},
-    f"{SRC}/checks.cpp": _STAGE,
-    f"{SRC}/task_checks.cpp": _STAGE,
-    f"{SRC}/traffic_checks.cpp": _STAGE,
-    f"{SRC}/raw_answers.cpp": ["test_raw_answers", "test_runner_answers"] + _STAGE,
-    f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback", "test_grader"],
-    f"{SRC}/batch.cpp": ["test_batch", "test_batch_feedback", "test_laws_blind", "test_class_report", "test_grader"],
-    f"{SRC}/main.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch", "test_grader"],
+    **{f"{LABS}/lab0{n}/{part}": _ANY + [_STAGE_CASES[n]] for n in range(1, 6)
+       for part in ("rubric.cpp", "cpu_runner.cpp")},
+    f"{SRC}/checks.cpp": _ANY + [_EVERY_STAGE],
+    f"{SRC}/task_checks.cpp": _ANY + [_EVERY_STAGE],
+    f"{SRC}/traffic_checks.cpp": _ANY + [_EVERY_STAGE],
+    f"{SRC}/raw_answers.cpp": ["test_raw_answers"] + _ANY + [_EVERY_STAGE],
+    f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback",
+                          "test_grader:*format*,*golden*,*--list*,--lab all*"],
+    f"{SRC}/batch.cpp": ["test_batch", "test_batch_feedback", "test_laws_blind", "test_class_report",
+                         "test_grader:*--submissions*"],
+    f"{SRC}/main.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch",
+                        "test_grader:usage*,*--list*,*exit status*,*--build-only*,an implementation*,the reference*"],
     "grader/quiz/quiz.cpp": ["test_quiz", "test_quiz_kit", "test_quiz_zh", "test_laws_blind"],
     f"{SRC}/source_check.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_source_verdicts",
-                                "test_hostile_stages", "test_grader"],
+                                "test_hostile_stages", "test_grader:host code*,code that differs*,*include*"],
     f"{SRC}/ast_check.cpp": ["test_source_check", "test_laws_blind", "test_source_verdicts", "test_hostile_stages",
-                             "test_grader"],
-    f"{SRC}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages", "test_grader"],
-    f"{SRC}/link_check.cpp": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader"],
-    f"{SRC}/lab_object_allowlist.inc": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader"],
-    f"{SRC}/sandbox.cpp": ["test_sandbox", "test_runtime_limits", "test_hostile_stages", "test_grader"],
-    f"{SRC}/process.cpp": ["test_runtime_limits", "test_sandbox", "test_grader"],
+                             "test_grader:host code*,code that differs*,*include*"],
+    f"{SRC}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages",
+                            "test_grader:*stage 1*,a file written*"],
+    f"{SRC}/link_check.cpp": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader:host code*"],
+    f"{SRC}/lab_object_allowlist.inc": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader:host code*"],
+    f"{SRC}/sandbox.cpp": ["test_sandbox", "test_runtime_limits", "test_hostile_stages",
+                           "test_grader:*include*,JSON printed*"],
+    f"{SRC}/process.cpp": ["test_runtime_limits", "test_sandbox", "test_grader:*infinite loop*,JSON printed*"],
     f"{SRC}/nvcc_check.cpp": ["test_nvcc", "test_laws_blind"],
 }
 TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
@@ -261,46 +278,60 @@ def failed_cases(output):
     return [line.split("TEST CASE:", 1)[1].strip() for line in output.splitlines() if "TEST CASE:" in line]
 
 
+def entry_parts(entry):
+    """(suite path, doctest filter or None) of an entry, "name" or "name:FILTER"."""
+    name, _, filter_ = entry.partition(":")
+    return f"tests/grader/{name}", (filter_ or None)
+
+
+def entry_command(entry, abort=False):
+    suite, filter_ = entry_parts(entry)
+    return [f"./{suite}"] + (["--abort-after=1"] if abort else []) + ([f"-tc={filter_}"] if filter_ else [])
+
+
 def baseline(build_dir, timeout, skip, wanted=None):
-    """Seconds per suite (less those in `skip`) on the unmutated grader; None (after saying why) if one fails."""
+    """Seconds per entry (a suite, or a suite's filtered cases; less those in `skip`) on the unmutated
+    grader; None (after saying why) if one fails."""
     stamp = build_dir / "mutation-baseline.json"
     tree = tree_id()
+    entries = sorted(wanted) if wanted is not None else [s.rsplit("/", 1)[-1] for s in SUITES]
+    entries = [e for e in entries if e.partition(":")[0] not in skip]
+    known = {}
     if stamp.exists():
-        known = json.loads(stamp.read_text())
-        if known.get("tree") == tree and all(s.rsplit("/", 1)[-1] in known["seconds"] or s.rsplit("/", 1)[-1] in skip
-                                             or (wanted is not None and s.rsplit("/", 1)[-1] not in wanted)
-                                             for s in SUITES):
-            say(f"baseline: passed before on this working tree ({stamp.name}), not run again")
-            return {name: t for name, t in known["seconds"].items() if name not in skip}
+        stored = json.loads(stamp.read_text())
+        if stored.get("tree") == tree:
+            known = stored["seconds"]
+    if all(e in known for e in entries):
+        say(f"baseline: passed before on this working tree ({stamp.name}), not run again")
+        return {e: known[e] for e in entries}
     say("baseline: building the grader and the suites unmutated")
     built = build(build_dir)
     if built.returncode != 0:
         say(built.stdout[-3000:])
         say("baseline: the unmutated grader or a suite does not build (above); fix that first")
         return None
-    seconds = {}
+    seconds = dict(known)
     start = time.monotonic()
-    for i, suite in enumerate(SUITES, 1):
-        name = suite.rsplit("/", 1)[-1]
-        if name in skip or (wanted is not None and name not in wanted):
+    for i, entry in enumerate(entries, 1):
+        if entry in known:
             continue
+        suite, _ = entry_parts(entry)
         if not (build_dir / suite).exists():
             say(f"baseline: {build_dir / suite} was not built: is the build folder configured with tests?")
             return None
-        say(f"baseline: {name} ({i} of {len(SUITES)}), {minutes(time.monotonic() - start)} elapsed")
+        say(f"baseline: {entry} ({i} of {len(entries)}), {minutes(time.monotonic() - start)} elapsed")
         t0 = time.monotonic()
         try:
-            r = run([f"./{suite}"], build_dir, timeout)
+            r = run(entry_command(entry), build_dir, timeout)
         except subprocess.TimeoutExpired:
-            say(f"baseline: {name} ran past {timeout} s unmutated; raise --timeout or run it alone to see why")
+            say(f"baseline: {entry} ran past {timeout} s unmutated; raise --timeout or run it alone to see why")
             return None
-        seconds[name] = time.monotonic() - t0
         if r.returncode != 0:
             say(r.stdout[-4000:])
             cases = "; ".join(failed_cases(r.stdout)) or "see its output above"
-            say(f"baseline: {name} fails on the unmutated grader ({cases}).\n"
+            say(f"baseline: {entry} fails on the unmutated grader ({cases}).\n"
                 f"A mutation check needs every suite passing first; fix the failure, or run the check in a\n"
-                f"build folder where it passes (rerun it: build/{suite}).")
+                f"build folder where it passes (rerun it: build/{' '.join(entry_command(entry))[2:]}).")
             if TIME_LIMIT in r.stdout:
                 say("Note: runs went past the suites' time limit (--time-limit 4 in the tests): the machine is too\n"
                     "loaded (uptime) for them; run the check when it is not, or leave the suite out with --skip.")
@@ -309,17 +340,22 @@ def baseline(build_dir, timeout, skip, wanted=None):
                     "in a build through ccache with CCACHE_BASEDIR (/work/buildenv.sh) __FILE__ is a relative\n"
                     "path and the kernel's line is not found: configure this build folder without ccache.")
             return None
-    stamp.write_text(json.dumps({"tree": tree, "seconds": seconds}, indent=1))
+        seconds[entry] = time.monotonic() - t0
+        stamp.write_text(json.dumps({"tree": tree, "seconds": seconds}, indent=1))  # kept as each passes
     say(f"baseline: every suite passes ({minutes(time.monotonic() - start)})")
-    return seconds
+    return {e: seconds[e] for e in entries}
 
 
 def suite_order(rel, seconds, relevant=False):
-    """The suites to try on a mutation of `rel`: those compiling it first, then by baseline time
+    """The entries to try on a mutation of `rel`: those compiling it first, then by baseline time
     (with `relevant`, only those RELEVANT names for it)."""
     first = COMPILED_INTO.get(rel, [])
-    pool = [s for s in SUITES if not relevant or rel not in RELEVANT or s.rsplit("/", 1)[-1] in RELEVANT[rel]]
-    return sorted(pool, key=lambda s: (s.rsplit("/", 1)[-1] not in first, seconds.get(s.rsplit("/", 1)[-1], 0)))
+    if relevant and rel in RELEVANT:
+        pool = list(RELEVANT[rel])
+    else:
+        pool = [s.rsplit("/", 1)[-1] for s in SUITES]
+    pool = [e for e in pool if e in seconds]
+    return sorted(pool, key=lambda e: (e.partition(":")[0] not in first, seconds.get(e, 0)))
 
 
 def check_mutation(build_dir, rel, seconds, timeout, start, relevant=False):
@@ -329,24 +365,23 @@ def check_mutation(build_dir, rel, seconds, timeout, start, relevant=False):
     if build(build_dir).returncode != 0:
         return "caught (does not build)"
     say(f"    built in {minutes(time.monotonic() - t0)}")
-    order = [suite for suite in suite_order(rel, seconds, relevant) if suite.rsplit("/", 1)[-1] in seconds]
+    order = suite_order(rel, seconds, relevant)
     unsure = []
-    for i, suite in enumerate(order, 1):
-        name = suite.rsplit("/", 1)[-1]
+    for i, entry in enumerate(order, 1):
         t1 = time.monotonic()
-        say(f"    {name} ({i} of {len(order)}), {minutes(start())} elapsed")
+        say(f"    {entry} ({i} of {len(order)}), {minutes(start())} elapsed")
         try:
-            r = run([f"./{suite}", "--abort-after=1"], build_dir, timeout)
+            r = run(entry_command(entry, abort=True), build_dir, timeout)
         except subprocess.TimeoutExpired:
-            return f"TIMED OUT in {name}"
+            return f"TIMED OUT in {entry}"
         if r.returncode != 0:
             cases = failed_cases(r.stdout)
             if TIME_LIMIT in r.stdout:
-                say(f"    {name} fails, but on a run past its time limit (load?): not counted, next suite")
-                unsure.append(name)
+                say(f"    {entry} fails, but on a run past its time limit (load?): not counted, next suite")
+                unsure.append(entry)
                 continue
-            say(f"    {name} fails after {minutes(time.monotonic() - t1)}" + (f": {cases[0]}" if cases else ""))
-            return f"caught by {name}"
+            say(f"    {entry} fails after {minutes(time.monotonic() - t1)}" + (f": {cases[0]}" if cases else ""))
+            return f"caught by {entry.partition(':')[0]}" + (" (filtered cases)" if ":" in entry else "")
     return "SURVIVED" + (f" (time limit in {', '.join(unsure)})" if unsure else "")
 
 
