@@ -3,6 +3,7 @@
 // disagree with banksim or the grader:
 //   banklab_figures OUT_DIR          (handouts/figures is the committed copy)
 // tests/handouts regenerates them and compares with the committed files.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -53,12 +54,15 @@ int bank_of(int row, int col, int pitch, const std::function<int(int, int)>& map
 std::string tile_figure(const std::string& left_title, const std::function<int(int, int)>& left,
                         const std::string& right_title, const std::function<int(int, int)>& right, int rows, int cols,
                         int values, const std::string& caption) {
-  const int cell = 16, margin = 40, gap = 50;
+  // Narrow panels get a wider gap and a wider picture, so that the titles
+  // and the caption fit.
+  const int cell = 16, margin = 40, gap = std::max(50, 250 - cols * cell);
   Svg svg;
-  svg.width = 2 * margin + 2 * cols * cell + gap;
+  svg.width = std::max(2 * margin + 2 * cols * cell + gap, 560);
   svg.height = margin + rows * cell + 50;
-  tile_panel(svg, margin, margin, left_title, rows, cols, values, left, 0, cell);
-  tile_panel(svg, margin + cols * cell + gap, margin, right_title, rows, cols, values, right, 0, cell);
+  const double x0 = (svg.width - (2 * cols * cell + gap)) / 2.0;
+  tile_panel(svg, x0, margin, left_title, rows, cols, values, left, 0, cell);
+  tile_panel(svg, x0 + cols * cell + gap, margin, right_title, rows, cols, values, right, 0, cell);
   svg.text(svg.width / 2.0, margin + rows * cell + 30, caption, 11);
   return svg.str();
 }
@@ -146,9 +150,9 @@ int main(int argc, char** argv) {
        access_figure("stride 0: every lane reads word 0 (banksim --width 4 --stride 0)", strided(4, 0))},
       {"03-tile-banks.svg",
        tile_figure(
-           "float m[32][16]: bank of each element", [&](int r, int c) { return bank_of(r, c, 16, plain); },
-           "float m[32][17]: the same elements, padded", [&](int r, int c) { return bank_of(r, c, 17, plain); },
-           32, 16, 32, "Column 0 (framed; lane l reads row l). Left: banks 0 and 16 only, 16-way. Right: banks 0-31.")},
+           "float m[32][16]: banks", [&](int r, int c) { return bank_of(r, c, 16, plain); },
+           "float m[32][17]: padded", [&](int r, int c) { return bank_of(r, c, 17, plain); },
+           32, 16, 32, "Framed: column 0, lane l reads row l. Left: banks 0 and 16, 16-way. Right: banks 0-31.")},
       {"03-column-16.svg",
        access_figure("float m[32][16], a column (banksim --width 4 --stride 16)", strided(4, 16))},
       {"03-column-17.svg",
@@ -162,10 +166,10 @@ int main(int argc, char** argv) {
            "A warp reads a logical column (framed: column 0). Top: one bank, 32-way. Bottom: 32 banks, 1 wavefront.")},
       {"04-chunk-banks.svg",
        tile_figure(
-           "float2 t[32][8]: bank pair of chunk k", [](int r, int k) { return 8 * (r % 2) + k; },
-           "k ^ ((row >> 1) % 8): the same chunks, swizzled", [](int r, int k) { return 8 * (r % 2) + (k ^ ((r >> 1) % 8)); },
+           "float2 t[32][8]: bank pairs", [](int r, int k) { return 8 * (r % 2) + k; },
+           "swizzled: k ^ ((row >> 1) % 8)", [](int r, int k) { return 8 * (r % 2) + (k ^ ((r >> 1) % 8)); },
            32, 8, 16,
-           "Cell = the bank pair p (banks 2p, 2p+1) of the 8-byte chunk; two 64-byte rows share 32 banks. Framed: chunk column 0.")},
+           "Cell: bank pair p (banks 2p, 2p+1) of the chunk. Framed: chunk column 0.")},
       {"05-groups-double.svg",
        access_figure("double, lane l reads element 3l (banksim --width 8 --stride 3)", strided(8, 3))},
       {"05-groups-float4.svg",
