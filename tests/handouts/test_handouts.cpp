@@ -373,8 +373,10 @@ TEST_CASE("no handout, stage README, hint or misconceptions page states a task's
   for (const auto& a : answers) in_key += solutions.find(a) != std::string::npos ? 1 : 0;
   CHECK(in_key >= 7);  // the rest: the same answers with the constants written out
   // Every page of handouts/ (English and Chinese, the worked examples'
-  // sources among them), every README of labs/, and the hints.
-  std::vector<std::filesystem::path> files = {root / "grader" / "src" / "hints.cpp"};
+  // sources among them), every README of labs/, the two top-level READMEs
+  // (the repository's and the student kit's), and the hints.
+  std::vector<std::filesystem::path> files = {root / "grader" / "src" / "hints.cpp", root / "README.md",
+                                              root / "common" / "scripts" / "student_kit" / "README.md"};
   for (const char* dir : {"handouts", "labs"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
       const auto ext = entry.path().extension();
@@ -409,7 +411,7 @@ TEST_CASE("no handout or stage README shows banksim's output or cost for a predi
       "--width 8 --stride 1 --lanes 0-7", "--width 2 --stride 65",  // stage 5
   };
   const std::filesystem::path root = BANKLAB_SOURCE_DIR;
-  std::vector<std::filesystem::path> files;
+  std::vector<std::filesystem::path> files = {root / "README.md", root / "common" / "scripts" / "student_kit" / "README.md"};
   for (const char* dir : {"handouts", "labs"}) {
     for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
       if (entry.path().extension() == ".md") files.push_back(entry.path());
@@ -426,6 +428,14 @@ TEST_CASE("no handout or stage README shows banksim's output or cost for a predi
       if (std::regex_match(lines[i], m, output_marker)) {
         ++markers;
         for (const auto& p : predictions) CHECK_MESSAGE(m[1] != p, "the output of a prediction's access");
+      }
+      // A command line whose comment prices it ("banksim ARGS   # 32-way").
+      for (const auto& p : predictions) {
+        const auto at = lines[i].find("banksim " + p);
+        if (at == std::string::npos) continue;
+        const std::string rest = trimmed(lines[i].substr(at + 8 + p.size()));
+        CHECK_MESSAGE(!(rest.rfind("#", 0) == 0 && rest.find_first_of("0123456789") != std::string::npos),
+                      "a command line's comment prices a prediction's access");
       }
       // A table row that gives a prediction's command gives its number too.
       if (lines[i].rfind("|", 0) == 0) {
