@@ -3,6 +3,7 @@
 // disagree with banksim or the grader:
 //   banklab_figures OUT_DIR          (handouts/figures is the committed copy)
 // tests/handouts regenerates them and compares with the committed files.
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -53,14 +54,39 @@ int bank_of(int row, int col, int pitch, const std::function<int(int, int)>& map
 std::string tile_figure(const std::string& left_title, const std::function<int(int, int)>& left,
                         const std::string& right_title, const std::function<int(int, int)>& right, int rows, int cols,
                         int values, const std::string& caption) {
-  const int cell = 16, margin = 40, gap = 50;
+  // Narrow panels get a wider gap and a wider picture, so that the titles
+  // and the caption fit.
+  const int cell = 16, margin = 40, gap = std::max(50, 250 - cols * cell);
   Svg svg;
-  svg.width = 2 * margin + 2 * cols * cell + gap;
+  svg.width = std::max(2 * margin + 2 * cols * cell + gap, 560);
   svg.height = margin + rows * cell + 50;
-  tile_panel(svg, margin, margin, left_title, rows, cols, values, left, 0, cell);
-  tile_panel(svg, margin + cols * cell + gap, margin, right_title, rows, cols, values, right, 0, cell);
+  const double x0 = (svg.width - (2 * cols * cell + gap)) / 2.0;
+  tile_panel(svg, x0, margin, left_title, rows, cols, values, left, 0, cell);
+  tile_panel(svg, x0 + cols * cell + gap, margin, right_title, rows, cols, values, right, 0, cell);
   svg.text(svg.width / 2.0, margin + rows * cell + 30, caption, 11);
   return svg.str();
+}
+
+// The same two panels one above the other, in smaller cells: for a tile too
+// wide to show twice side by side (64 columns of 2-byte elements).
+std::string stacked_tile_figure(const std::string& top_title, const std::function<int(int, int)>& top,
+                                const std::string& bottom_title, const std::function<int(int, int)>& bottom,
+                                int rows, int cols, int values, const std::string& caption) {
+  const int cell = 11, margin = 40, gap = 50;
+  Svg svg;
+  svg.width = 2 * margin + cols * cell;
+  svg.height = 2 * margin + 2 * rows * cell + gap + 20;
+  tile_panel(svg, margin, margin, top_title, rows, cols, values, top, 0, cell);
+  tile_panel(svg, margin, margin + rows * cell + gap, bottom_title, rows, cols, values, bottom, 0, cell);
+  svg.text(svg.width / 2.0, margin + 2 * rows * cell + gap + 30, caption, 11);
+  return svg.str();
+}
+
+// The bank of element (row, col) of a tile of `bytes`-byte elements whose
+// rows are `pitch` elements long, stored at column map(row, col).
+int bank_of_element(int row, int col, int pitch, int bytes, const std::function<int(int, int)>& map) {
+  const std::int64_t offset = static_cast<std::int64_t>(bytes) * (static_cast<std::int64_t>(row) * pitch + map(row, col));
+  return static_cast<int>((offset / banklab::kHopper.bank_width_bytes) % banklab::kHopper.banks);
 }
 
 // Where bytes live: `rounds` rows of 32 words, one column per bank; a cell
@@ -113,7 +139,10 @@ int main(int argc, char** argv) {
     return 2;
   }
   const auto plain = [](int, int c) { return c; };
-  const auto xor_map = [](int r, int c) { return c ^ r; };
+  // The worked examples of the handouts, never a task's own layout: stage
+  // 3's tile of 16-float rows, stage 4's 2-byte tile (map c ^ (r << 1)) and
+  // 8-byte chunks of 64-byte rows, stage 5's strided wide accesses and 8-column double tile.
+  const auto half_xor = [](int r, int c) { return c ^ (r << 1); };
   const std::vector<std::pair<std::string, std::string>> figures = {
       {"01-address-banks.svg", address_figure(4)},
       {"02-stride-2.svg", access_figure("stride 2: lane l reads word 2l (banksim --width 4 --stride 2)", strided(4, 2))},
@@ -121,33 +150,34 @@ int main(int argc, char** argv) {
        access_figure("stride 0: every lane reads word 0 (banksim --width 4 --stride 0)", strided(4, 0))},
       {"03-tile-banks.svg",
        tile_figure(
-           "float tile[32][32]: bank of each element", [&](int r, int c) { return bank_of(r, c, 32, plain); },
-           "float tile[32][33]: the same elements, padded", [&](int r, int c) { return bank_of(r, c, 33, plain); },
-           32, 32, 32,
-           "The column read (framed: column 0; lane l reads row l). Left: all in bank 0, 32-way. Right: banks 0-31.")},
-      {"03-column-32.svg",
-       access_figure("float tile[32][32], a column (banksim --width 4 --stride 32)", strided(4, 32))},
-      {"03-column-33.svg",
-       access_figure("float tile[32][33], a column (banksim --width 4 --stride 33)", strided(4, 33))},
+           "float m[32][16]: banks", [&](int r, int c) { return bank_of(r, c, 16, plain); },
+           "float m[32][17]: padded", [&](int r, int c) { return bank_of(r, c, 17, plain); },
+           32, 16, 32, "Framed: column 0, lane l reads row l. Left: banks 0 and 16, 16-way. Right: banks 0-31.")},
+      {"03-column-16.svg",
+       access_figure("float m[32][16], a column (banksim --width 4 --stride 16)", strided(4, 16))},
+      {"03-column-17.svg",
+       access_figure("float m[32][17], a column (banksim --width 4 --stride 17)", strided(4, 17))},
       {"04-tile-banks.svg",
-       tile_figure(
-           "tile[row][col]: bank of each logical element", [&](int r, int c) { return bank_of(r, c, 32, plain); },
-           "tile[row][col ^ row]: the same elements, swizzled",
-           [&](int r, int c) { return bank_of(r, c, 32, xor_map); }, 32, 32, 32,
-           "A warp reads a logical column (framed: column 0). Left: one bank, 32-way. Right: 32 banks, 1 wavefront.")},
+       stacked_tile_figure(
+           "unsigned short t[32][64]: bank of each logical element",
+           [&](int r, int c) { return bank_of_element(r, c, 64, 2, plain); },
+           "t[row][col ^ (row << 1)]: the same elements, swizzled",
+           [&](int r, int c) { return bank_of_element(r, c, 64, 2, half_xor); }, 32, 64, 32,
+           "A warp reads a logical column (framed: column 0). Top: one bank, 32-way. Bottom: 32 banks, 1 wavefront.")},
       {"04-chunk-banks.svg",
        tile_figure(
-           "float4 tile[32][8]: banks 4k..4k+3 of chunk k", [](int, int k) { return k; },
-           "chunk ^ (row % 8): the same chunks, swizzled", [](int r, int k) { return k ^ (r % 8); }, 32, 8, 8,
-           "Cell = which 4 banks (0 = banks 0-3, ..., 7 = banks 28-31) hold the chunk. Framed: chunk column 0.")},
+           "float2 t[32][8]: bank pairs", [](int r, int k) { return 8 * (r % 2) + k; },
+           "swizzled: k ^ ((row >> 1) % 8)", [](int r, int k) { return 8 * (r % 2) + (k ^ ((r >> 1) % 8)); },
+           32, 8, 16,
+           "Cell: bank pair p (banks 2p, 2p+1) of the chunk. Framed: chunk column 0.")},
       {"05-groups-double.svg",
-       access_figure("double, lane l reads element l (banksim --width 8 --stride 1)", strided(8, 1))},
+       access_figure("double, lane l reads element 3l (banksim --width 8 --stride 3)", strided(8, 3))},
       {"05-groups-float4.svg",
-       access_figure("float4, lane l reads element l (banksim --width 16 --stride 1)", strided(16, 1))},
-      {"05-double-column-33.svg",
-       access_figure("double tile[32][33], a column (banksim --width 8 --stride 33)", strided(8, 33))},
-      {"05-double-column-34.svg",
-       access_figure("double tile[32][34], a column (banksim --width 8 --stride 34)", strided(8, 34))},
+       access_figure("float4, lane l reads element 3l (banksim --width 16 --stride 3)", strided(16, 3))},
+      {"05-double-column-9.svg",
+       access_figure("double t[32][9], a column (banksim --width 8 --stride 9)", strided(8, 9))},
+      {"05-double-column-10.svg",
+       access_figure("double t[32][10], a column (banksim --width 8 --stride 10)", strided(8, 10))},
   };
   for (const auto& [name, svg] : figures) {
     std::ofstream file(out / name);

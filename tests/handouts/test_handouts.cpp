@@ -347,14 +347,19 @@ std::string squeezed(const std::string& text) {
 
 }  // namespace
 
-TEST_CASE("no stage README, hint, misconceptions page or stage-2 handout states a task's answer (its key expressions)") {
+TEST_CASE("no handout, stage README, hint or misconceptions page states a task's answer (its key expressions)") {
   const std::filesystem::path root = BANKLAB_SOURCE_DIR;
   // The answers' key numbers and expressions, as the reference solutions
   // (solutions/) and their predictions have them: stage 2's task-4 layout,
-  // stage 4's two maps, stage 5's paddings and predictions.
+  // stage 3's padded float tile and predictions, stage 4's two maps, stage
+  // 5's paddings and predictions. (A padded tile of another element type,
+  // float4 tile[32][33] say, is a worked example, not an answer.)
   const std::vector<std::string> answers = {
       "32-floatrowpaddedby2", "[TILE16/2][2*TILE16+2]", "[8][34]", "pairsofrowsasone",  // stage 2, task 4
-      "col^row", "col^(row%32)", "chunk^(row%8)", "chunk^(row%CHUNKS)", "Swizzle<3,4,3>",  // stage 4
+      "floattile[32][33]", "float[32][33]", "floatm[32][33]", "33floats", "33-float", "33个float",
+      "predicted_wavefronts[2]={32,1}", "={32,1}",  // stage 3
+      "col^row", "col^(row%32)", "c^r", "chunk^(row%8)", "chunk^(row%CHUNKS)", "^(r%8)", "^(row&7)",
+      "Swizzle<3,4,3>",  // stage 4
       "double[32][33]", "doubletile[32][33]", "[TILE_DIM][TILE_DIM+1]", "half[64][66]", "halftile[64][66]",
       "[64][66]", "[HALF_TILE][HALF_TILE+2]", "half[64][65]", "{1,2,2,4,2,4,32,1,1,2}",  // stage 5
   };
@@ -367,16 +372,18 @@ TEST_CASE("no stage README, hint, misconceptions page or stage-2 handout states 
   int in_key = 0;
   for (const auto& a : answers) in_key += solutions.find(a) != std::string::npos ? 1 : 0;
   CHECK(in_key >= 7);  // the rest: the same answers with the constants written out
-  std::vector<std::filesystem::path> files = {root / "handouts" / "02-stride-gcd.md",
-                                              root / "handouts" / "zh" / "02-stride-gcd.md",
-                                              root / "handouts" / "misconceptions.md",
-                                              root / "handouts" / "zh" / "misconceptions.md",
-                                              root / "handouts" / "README.md",
-                                              root / "labs" / "README.md",
-                                              root / "grader" / "src" / "hints.cpp"};
-  for (const auto& entry : std::filesystem::recursive_directory_iterator(root / "labs")) {
-    if (entry.path().extension() == ".md") files.push_back(entry.path());
+  // Every page of handouts/ (English and Chinese, the worked examples'
+  // sources among them), every README of labs/, the two top-level READMEs
+  // (the repository's and the student kit's), and the hints.
+  std::vector<std::filesystem::path> files = {root / "grader" / "src" / "hints.cpp", root / "README.md",
+                                              root / "common" / "scripts" / "student_kit" / "README.md"};
+  for (const char* dir : {"handouts", "labs"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
+      const auto ext = entry.path().extension();
+      if (ext == ".md" || (std::string(dir) == "handouts" && ext == ".cu")) files.push_back(entry.path());
+    }
   }
+  CHECK(files.size() >= 30);
   for (const auto& file : files) {
     const std::string text = squeezed(slurp(file));
     for (const auto& a : answers) {
@@ -384,4 +391,64 @@ TEST_CASE("no stage README, hint, misconceptions page or stage-2 handout states 
       CHECK(text.find(a) == std::string::npos);
     }
   }
+  // Stage 3's pages and stage 5's handout do not even name their padded
+  // tile without the type (stage 5's README uses float4[32][33] as a worked
+  // example of another element size).
+  for (const auto& file : {root / "handouts" / "03-padded-transpose.md", root / "handouts" / "zh" / "03-padded-transpose.md",
+                           root / "labs" / "03-padded-transpose" / "README.md",
+                           root / "labs" / "03-padded-transpose" / "README.zh.md",
+                           root / "handouts" / "05-wide-types.md", root / "handouts" / "zh" / "05-wide-types.md"}) {
+    INFO(std::filesystem::relative(file, root).string() << " names the padded tile [32][33]");
+    CHECK(squeezed(slurp(file)).find("[32][33]") == std::string::npos);
+  }
+}
+
+TEST_CASE("no handout or stage README shows banksim's output or cost for a prediction's own access") {
+  // The accesses that stage 3's and stage 5's predictions ask about, as
+  // banksim arguments (labs/*/README and the skeletons name some of these
+  // commands, for the student to run; the reading must not print the result).
+  const std::vector<std::string> predictions = {
+      "--width 4 --stride 32", "--width 4 --stride 33",  // stage 3
+      "--width 8 --stride 0", "--width 16 --stride 0", "--width 8 --stride 0 --op st",
+      "--width 16 --stride 0 --op st", "--width 8 --stride 1", "--width 16 --stride 1", "--width 8 --stride 16",
+      "--width 8 --stride 1 --lanes 0-7", "--width 2 --stride 65",  // stage 5
+  };
+  const std::filesystem::path root = BANKLAB_SOURCE_DIR;
+  std::vector<std::filesystem::path> files = {root / "README.md", root / "common" / "scripts" / "student_kit" / "README.md"};
+  for (const char* dir : {"handouts", "labs"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root / dir)) {
+      if (entry.path().extension() == ".md") files.push_back(entry.path());
+    }
+  }
+  const std::regex output_marker(R"(<!-- output: banksim (.*) -->)");
+  int markers = 0;
+  for (const auto& file : files) {
+    std::istringstream in(slurp(file));
+    const auto lines = read_lines(in);
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      INFO(std::filesystem::relative(file, root).string() << ":" << i + 1 << ": " << lines[i]);
+      std::smatch m;
+      if (std::regex_match(lines[i], m, output_marker)) {
+        ++markers;
+        for (const auto& p : predictions) CHECK_MESSAGE(m[1] != p, "the output of a prediction's access");
+      }
+      // A command line whose comment prices it ("banksim ARGS   # 32-way").
+      for (const auto& p : predictions) {
+        const auto at = lines[i].find("banksim " + p);
+        if (at == std::string::npos) continue;
+        const std::string rest = trimmed(lines[i].substr(at + 8 + p.size()));
+        CHECK_MESSAGE(!(rest.rfind("#", 0) == 0 && rest.find_first_of("0123456789") != std::string::npos),
+                      "a command line's comment prices a prediction's access");
+      }
+      // A table row that gives a prediction's command gives its number too.
+      if (lines[i].rfind("|", 0) == 0) {
+        for (const auto& p : predictions) {
+          CHECK_MESSAGE(lines[i].find("`" + p + "`") == std::string::npos, "a table row prices a prediction's access");
+          CHECK_MESSAGE(lines[i].find("`banksim " + p + "`") == std::string::npos,
+                        "a table row prices a prediction's access");
+        }
+      }
+    }
+  }
+  CHECK(markers >= 15);
 }
