@@ -58,13 +58,15 @@ std::vector<KernelTask> plain_tasks() {
        "a 32x33 double tile",
        "8-byte accesses are served a half-warp (16 lanes) at a time: the 16 lanes must cover 32 different banks "
        "(two words each)",
-       "one double of padding per row is enough (banksim --width 8 --stride 33)", 1.2,
+       "price smaller paddings first (banksim --width 8 --stride N for rows of N doubles) and keep the smallest "
+       "that costs the ideal; --hint says more", 1.2,
        [](std::uint64_t seed) { return random_sides(seed, 32); }},
       {"half", "transpose_half", "64x64,1x1,63x65,65x63,130x70", 64 * 66 * 2,
        "a 64x66 half tile",
        "two halves share a 32-bit word: a row pitch of 65 halves is 32.5 words, so pairs of rows meet on one bank; "
        "make the pitch an odd number of words",
-       "two halves of padding per row are enough (banksim --width 2 --stride 66)", 1.5,
+       "price smaller paddings first (banksim --width 2 --stride N for rows of N halves) and keep the smallest "
+       "that costs the ideal; --hint says more", 1.5,
        [](std::uint64_t seed) { return random_sides(seed, 64); }},
       {"quads", "sum_quads", "1,127,128,1000", 128 * 16, "128 float4s",
        "four floats of a thread are 4 words from the next thread's: as four 4-byte loads that is 4-way, as one "
