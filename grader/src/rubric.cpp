@@ -2,6 +2,7 @@
 #include "rubric.hpp"
 
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -228,7 +229,15 @@ unsigned GradeContext::runner_jobs() const {
   double load = 0;
   if (getloadavg(&load, 1) != 1) load = static_cast<double>(cores);
   const double idle = static_cast<double>(cores) - load;
-  return static_cast<unsigned>(std::clamp(idle + 0.5, 1.0, static_cast<double>(std::min(cores, 4u))));
+  unsigned jobs = static_cast<unsigned>(std::clamp(idle + 0.5, 1.0, static_cast<double>(std::min(cores, 4u))));
+  // Each run may use the memory limit: runs side by side may use at most
+  // half the machine's memory together.
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  if (memory_bytes_ != 0 && pages > 0 && page > 0) {
+    const double memory = static_cast<double>(pages) * static_cast<double>(page);
+    jobs = std::min(jobs, std::max(1u, static_cast<unsigned>(memory / 2 / static_cast<double>(memory_bytes_))));
+  }
+  return jobs;
 }
 
 void GradeContext::run_noted(unsigned jobs) {
