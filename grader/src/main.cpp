@@ -434,7 +434,7 @@ int main(int argc, char** argv) {
     const Config config = load_config(argv[0]);
     if (!std::filesystem::exists(config.source_dir + "/solutions")) {
       for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade", "--shard",
-                               "--kit-references", "--kit-architectures"})
+                               "--kit-references", "--kit-architectures", "--variant-from-name"})
         app.get_option(name)->group("");
     }
   } catch (const std::exception&) {
