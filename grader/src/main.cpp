@@ -542,6 +542,7 @@ int main(int argc, char** argv) {
         variant = derive_variant(*space, variant_from, variant_salt);
         const std::vector<std::string> defines = variant_defines(*space, variant);
         variant_config.kernel_flags.insert(variant_config.kernel_flags.end(), defines.begin(), defines.end());
+        variant_config.variant_defines = defines;
         if (show_variant) {
           std::cout << describe_variant(*space, variant);
           if (variant_salt.empty()) {

@@ -2,7 +2,8 @@
 // spreads over the stage's table, correct files written for any variant get
 // full marks on two of them, a file hard-coded for one variant fails another
 // (and the test names the checks), the gradebook records each variant, and a
-// stage without variants says so.
+// stage without variants says so. Stage 3 (rows per block, two predicted
+// tiles) and stage 2 (four predicted strides) have variants.
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -37,8 +38,8 @@ std::map<std::string, int> shown_variant(const std::string& name, const std::str
   return values;
 }
 
-nlohmann::json graded(const std::string& file, const std::string& student, int expected_status) {
-  const GraderRun r = run_grader("--lab 3 --impl " + file + " --variant-from " + student + " " + kSalt +
+nlohmann::json graded(const std::string& file, const std::string& student, int expected_status, int lab = 3) {
+  const GraderRun r = run_grader("--lab " + std::to_string(lab) + " --impl " + file + " --variant-from " + student + " " + kSalt +
                                  " --backend cpu --seed 1 --time-limit 10 --format json");
   INFO(file << " as " << student << "\n" << r.out << r.err);
   REQUIRE(r.status == expected_status);
@@ -100,17 +101,17 @@ TEST_CASE("the salt can come from BANKLAB_VARIANT_SALT, and without one --show-v
 }
 
 TEST_CASE("a stage without variants, the quiz, --lab all and the GPU backend refuse --variant-from and say why") {
-  for (const char* lab : {"1", "2", "4", "5"}) {
+  for (const char* lab : {"1", "4", "5"}) {
     const GraderRun r = run_grader(std::string("--lab ") + lab + " --variant-from ada --show-variant");
     INFO(r.err);
     CHECK(r.status == 2);
     CHECK(r.err.find("stage " + std::string(lab) + " has no variants: every student gets the same stage") !=
           std::string::npos);
-    CHECK(r.err.find("stages with variants: 3") != std::string::npos);
+    CHECK(r.err.find("stages with variants: 2, 3") != std::string::npos);
   }
-  const GraderRun batch = run_grader("--lab 2 --submissions " + std::string(BANKLAB_TEST_TMP) + " --variant-from-name");
+  const GraderRun batch = run_grader("--lab 4 --submissions " + std::string(BANKLAB_TEST_TMP) + " --variant-from-name");
   CHECK(batch.status == 2);
-  CHECK(batch.err.find("stage 2 has no variants") != std::string::npos);
+  CHECK(batch.err.find("stage 4 has no variants") != std::string::npos);
   CHECK(batch.err.find("--variant-from-name") != std::string::npos);
   const GraderRun quiz = run_grader("--lab quiz --variant-from ada");
   CHECK(quiz.status == 2);
@@ -229,4 +230,46 @@ TEST_CASE("a gradebook without variants has no variant column") {
   CHECK(text_of(dir / "gradebook.csv").rfind("student,score,max_score,status,backend,seed,", 0) == 0);
   const nlohmann::json book = nlohmann::json::parse(text_of(dir / "gradebook.json"));
   CHECK_FALSE(book["submissions"][0].contains("variant"));
+}
+
+TEST_CASE("stage 2: four predictions ask about the variant's strides; written-in answers fail another variant") {
+  const std::string lab02 = source_dir() + "/tests/grader/lab02/variants/";
+  const std::string solution = source_dir() + "/solutions/02-stride-gcd/stride.cu";
+  const std::string p3 = "prediction P3: lane l reads word R l (R = BANKLAB_P3_STRIDE)";
+  const std::string p5 = "prediction P5: lane l reads word R l (R = BANKLAB_P5_STRIDE)";
+  const GraderRun shown = run_grader("--lab 2 --variant-from ada " + kSalt + " --show-variant");
+  REQUIRE(shown.status == 0);
+  CHECK(shown.out.find("p3_stride = 16") != std::string::npos);
+  CHECK(shown.out.find("p5_stride = 96") != std::string::npos);
+  for (const std::string& student : {"ada", "dan"}) {
+    CHECK(graded(solution, student, 0, 2)["score"] == 90);
+    CHECK(graded(lab02 + "generic_alternative.cu", student, 0, 2)["score"] == 90);
+  }
+  // ada: P3 is stride 16 (16 wavefronts, not 8) and P5 stride 96 (32, not 16); P4 stride 33 and P10 stride 16
+  // have the stage's own answers.
+  const nlohmann::json ada = graded(lab02 + "hardcoded_predictions.cu", "ada", 1, 2);
+  CHECK(banklab::test::failing_checks(ada) == std::set<std::string>{p3, p5});
+  CHECK(banklab::test::check_output(ada, p3).find("your variant: lane l reads word 16 l (stride 16). yours: 8, "
+                                                  "expected: 16 wavefronts") != std::string::npos);
+  CHECK(ada["score"] == 86);
+  // Without a variant the written-in answers are the right ones, under the stage's own names.
+  const GraderRun own = run_grader("--lab 2 --impl " + lab02 + "hardcoded_predictions.cu --backend cpu --seed 1");
+  CHECK(own.status == 0);
+  CHECK(own.out.find("prediction P3: lane l reads word 8 l (stride 8): OK") != std::string::npos);
+}
+
+TEST_CASE("a file that reads the variant's macros without defaults builds on its variant, for nvcc's check too") {
+  // generic_blockdim.cu without its #ifndef defaults: only a variant defines BANKLAB_P1_ROW and BANKLAB_P2_ROW.
+  std::string text = text_of(kGeneric);
+  const std::size_t from = text.find("#ifndef BANKLAB_P1_ROW");
+  const std::size_t to = text.find("__global__");
+  REQUIRE(from != std::string::npos);
+  text.erase(from, to - from);
+  const fs::path file = fs::path(BANKLAB_TEST_TMP) / "macros_only" / "transpose.cu";
+  fs::create_directories(file.parent_path());
+  std::ofstream(file) << text;
+  CHECK(graded(file.string(), "cy", 0)["score"] == 90);
+  const GraderRun plain = run_grader("--lab 3 --impl " + file.string() + " --backend cpu --seed 1");
+  CHECK(plain.status == 2);  // without a variant the macros are not defined: the compiler says so
+  CHECK(plain.err.find("BANKLAB_P1_ROW") != std::string::npos);
 }
