@@ -84,6 +84,7 @@ TEST_CASE("a student's variant is the same every time, depends on the salt and s
   CHECK(distinct.size() >= 12);  // 48 variants; 24 names draw many of them
   CHECK(salt_changed >= 12);     // another course's salt gives most students another variant
   // The names the tests below grade, and their variants under test-salt.
+  CHECK(shown_variant("ada") == std::map<std::string, int>{{"block_rows", 8}, {"p1_row", 36}, {"p2_row", 38}});
   CHECK(shown_variant("bob") == std::map<std::string, int>{{"block_rows", 8}, {"p1_row", 32}, {"p2_row", 31}});
   CHECK(shown_variant("cy") == std::map<std::string, int>{{"block_rows", 4}, {"p1_row", 48}, {"p2_row", 31}});
   CHECK(shown_variant("dan") == std::map<std::string, int>{{"block_rows", 16}, {"p1_row", 32}, {"p2_row", 33}});
@@ -161,6 +162,12 @@ TEST_CASE("a file hard-coded for one variant gets full marks there and fails ano
         std::string::npos);
   CHECK(dan_fails.count(kP1) == 0);
   CHECK(dan["score"].get<double>() < 90);
+  // ada's block has the stage's 8 rows, but both tiles differ: tile[32][36] (4) and tile[32][38] (2).
+  const nlohmann::json ada = graded(kHardcoded, "ada", 1);
+  CHECK(banklab::test::failing_checks(ada) == std::set<std::string>{kP1, kP2});
+  CHECK(banklab::test::check_output(ada, kP2).find("your variant: the column read of float tile[32][38]; yours: 1, "
+                                                   "expected: 2 wavefronts") != std::string::npos);
+  CHECK(ada["score"] == 80);
 }
 
 TEST_CASE("without --variant-from the stage is graded as it always was") {
@@ -252,6 +259,12 @@ TEST_CASE("stage 2: four predictions ask about the variant's strides; written-in
   CHECK(banklab::test::check_output(ada, p3).find("your variant: lane l reads word 16 l (stride 16). yours: 8, "
                                                   "expected: 16 wavefronts") != std::string::npos);
   CHECK(ada["score"] == 86);
+  // dan: all four differ (P3 stride 4, P4 30, P5 20, P10 32).
+  const nlohmann::json dan = graded(lab02 + "hardcoded_predictions.cu", "dan", 1, 2);
+  CHECK(banklab::test::failing_checks(dan) ==
+        std::set<std::string>{p3, "prediction P4: lane l reads word R l (R = BANKLAB_P4_STRIDE)", p5,
+                              "prediction P10: only lanes 0-15 are active; lane l reads word R l (R = BANKLAB_P10_STRIDE)"});
+  CHECK(dan["score"] == 82);
   // Without a variant the written-in answers are the right ones, under the stage's own names.
   const GraderRun own = run_grader("--lab 2 --impl " + lab02 + "hardcoded_predictions.cu --backend cpu --seed 1");
   CHECK(own.status == 0);
