@@ -24,6 +24,7 @@
 #include "gpu_lock.hpp"
 #include "process.hpp"
 #include "shard.hpp"
+#include "variant.hpp"
 
 namespace banklab::grader {
 
@@ -174,6 +175,17 @@ std::string lost_points_summary(const nlohmann::json& row) {
   return out;
 }
 
+// The variant a student of this batch is graded on (null without variants).
+nlohmann::json expected_variant(const BatchOptions& o, const std::string& student) {
+  const VariantSpace* space = variant_space_for(o.lab);
+  if (!o.variants || space == nullptr) return nullptr;
+  try {
+    return variant_json(*space, derive_variant(*space, student, o.variant_salt));
+  } catch (const std::invalid_argument&) {
+    return nullptr;  // a name of spaces only: the child grader says so
+  }
+}
+
 // Grades one submission in a child grader; the gradebook row. `scratch` is a
 // folder of the batch's own, for a file whose path is not printable text.
 nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64_t seed, const std::string& grader,
@@ -182,6 +194,7 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
   nlohmann::json row = {
       {"student", clean(s.student)}, {"file", clean(s.file)}, {"score", 0}, {"max_score", o.max_score}};
   const fs::path report_stem = reports / report_name(s.student);
+  if (o.variants) row["variant"] = expected_variant(o, s.student);
   if (!s.problem.empty()) {
     row["status"] = "no submission";
     row["message"] = clean(s.problem);
@@ -210,7 +223,7 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
     std::snprintf(number, sizeof number, "%g", v);
     return std::string(number);
   };
-  const std::vector<std::string> argv = {grader,         "--lab",          std::to_string(o.lab), "--impl",
+  std::vector<std::string> argv = {grader,         "--lab",          std::to_string(o.lab), "--impl",
                                          file,           "--format",       "json",                "--backend",
                                          o.backend,      "--seed",         std::to_string(seed), "--time-limit",
                                          text(o.time_limit), "--memory-limit", text(o.memory_limit_gib),
@@ -218,6 +231,11 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
                                          report_stem.string() + ".txt",
                                          // Several workers share the cores: each runs its runs one at a time.
                                          "--runner-jobs", o.jobs > 1 ? "1" : "0"};
+  if (o.variants) {
+    // The salt goes through the environment (BANKLAB_VARIANT_SALT, set by
+    // the worker), not the command line that every process can read.
+    argv.insert(argv.end(), {"--variant-from", s.student});
+  }
   // Every check may take its time limit; the build its own; some slack.
   const double limit = o.build_time_limit * 2 + o.time_limit * 40 + 60;
   std::error_code stale;
@@ -266,6 +284,17 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
   return row;
 }
 
+// A variant as a gradebook cell: "block_rows=4 p1_row=48 p2_row=34".
+std::string variant_cell(const nlohmann::json& variant) {
+  std::string cell;
+  if (!variant.is_object()) return cell;
+  for (const auto& [axis, value] : variant.items()) {
+    if (axis == "from") continue;
+    cell += (cell.empty() ? "" : " ") + axis + "=" + value.dump();
+  }
+  return cell;
+}
+
 // A changed score as text: "10", "7.5", "skip", "does not build".
 std::string change_text(const nlohmann::json& value) {
   if (value.is_string()) return value.get<std::string>();
@@ -308,15 +337,20 @@ void write_gradebook(const std::vector<nlohmann::json>& all_rows, const std::str
       if (std::find(check_names.begin(), check_names.end(), name) == check_names.end()) check_names.push_back(name);
     }
   }
+  // A batch with variants has a variant column (before the seed: readers
+  // take the columns after "seed" for the checks).
+  const bool with_variants =
+      std::any_of(rows.begin(), rows.end(), [](const nlohmann::json& row) { return row.contains("variant"); });
   std::ostringstream csv;
-  csv << "student,score,max_score,status,backend,seed";
+  csv << "student,score,max_score,status,backend" << (with_variants ? ",variant" : "") << ",seed";
   for (const auto& name : check_names) csv << ',' << csv_field(name);
   csv << ",message\n";
   for (const auto& row : rows) {
     csv << csv_field(row["student"].get<std::string>()) << ',' << row["score"].dump() << ','
         << row["max_score"].dump() << ',' << csv_field(row["status"].get<std::string>()) << ','
-        << (row.contains("backend") ? row["backend"].get<std::string>() : "") << ','
-        << (row.contains("seed") ? row["seed"].dump() : "");
+        << (row.contains("backend") ? row["backend"].get<std::string>() : "") << ',';
+    if (with_variants) csv << csv_field(variant_cell(row.value("variant", nlohmann::json()))) << ',';
+    csv << (row.contains("seed") ? row["seed"].dump() : "");
     for (const auto& name : check_names) {
       csv << ',';
       if (!row.contains("checks")) continue;
@@ -473,7 +507,8 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     const nlohmann::json* row = found == earlier.end() ? nullptr : &found->second;
     if (row != nullptr && !all[i].file.empty() && row->value("status", "") == "graded" &&
         row->value("sha", "") == content_hash(all[i].file) && row->contains("seed") && (*row)["seed"] == seed &&
-        row->value("backend", "") == o.backend) {
+        row->value("backend", "") == o.backend &&
+        row->value("variant", nlohmann::json()) == expected_variant(o, all[i].student)) {
       rows[i] = *row;
     } else {
       todo.push_back(i);
@@ -529,6 +564,7 @@ int grade_submissions(const Config& config, const BatchOptions& o) {
     ProcessOptions child;
     if (!gpus.empty())
       child.environment = {"CUDA_VISIBLE_DEVICES=" + gpus[static_cast<std::size_t>(index) % gpus.size()]};
+    if (o.variants) child.environment.push_back("BANKLAB_VARIANT_SALT=" + o.variant_salt);
     for (std::size_t k = next++; k < todo.size(); k = next++) {
       const std::size_t i = todo[k];
       nlohmann::json row = grade_one(all[i], o, seed, grader, scratch, lab_file, child, reports);

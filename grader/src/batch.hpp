@@ -41,6 +41,10 @@ struct BatchOptions {
   double max_score = 0;
   /// Grade only this share of the class (shard.hpp).
   std::optional<Shard> shard;
+  /// Grade each student on the variant of their name (variant.hpp), with
+  /// this course salt; the gradebook records each student's variant.
+  bool variants = false;
+  std::string variant_salt;
 };
 
 /// One student's submission file ("" with `problem` set when there is none).

@@ -40,6 +40,9 @@ struct Config {
   std::string nvcc;  ///< "" when the build found no CUDA compiler
   std::vector<std::string> cuda_architectures;
   std::map<int, LabFiles> labs;
+  /// A student's variant as -D flags (variant.hpp), set by the grader for
+  /// --variant-from; also appended to kernel_flags. Not in the JSON file.
+  std::vector<std::string> variant_defines;
 
   [[nodiscard]] std::string lab_file(const LabFiles& lab, bool solution) const;
   [[nodiscard]] std::string cache_dir() const { return build_dir + "/grader/cache"; }

@@ -33,6 +33,7 @@
 #include "quiz.hpp"
 #include "rubric.hpp"
 #include "shard.hpp"
+#include "variant.hpp"
 
 namespace {
 
@@ -343,6 +344,21 @@ int main(int argc, char** argv) {
       ->check(CLI::PositiveNumber)
       ->needs(submissions_opt);
   app.add_flag("--regrade", regrade, "with --submissions: grade unchanged submissions again")->needs(submissions_opt);
+  std::string variant_from;
+  std::string variant_salt;
+  bool show_variant = false;
+  bool variant_from_name = false;
+  auto* variant_opt = app.add_option("--variant-from", variant_from,
+                                     "grade the variant of this student's name or id (stages with variants; see "
+                                     "--show-variant)")
+                          ->excludes(submissions_opt);
+  app.add_option("--variant-salt", variant_salt,
+                 "the course's secret mixed into every variant (default: $BANKLAB_VARIANT_SALT, else none)");
+  app.add_flag("--show-variant", show_variant, "with --variant-from: print the student's parameters, then stop")
+      ->needs(variant_opt);
+  app.add_flag("--variant-from-name", variant_from_name,
+               "with --submissions: grade each student on the variant of their submission's name")
+      ->needs(submissions_opt);
   std::string report;
   std::vector<std::string> merge;
   std::string output;
@@ -423,7 +439,7 @@ int main(int argc, char** argv) {
     const Config config = load_config(argv[0]);
     if (!std::filesystem::exists(config.source_dir + "/solutions")) {
       for (const char* name : {"--solutions", "--submissions", "--gradebook", "--jobs", "--regrade", "--shard",
-                               "--kit-references", "--kit-architectures"})
+                               "--kit-references", "--kit-architectures", "--variant-from-name"})
         app.get_option(name)->group("");
     }
   } catch (const std::exception&) {
@@ -459,6 +475,10 @@ int main(int argc, char** argv) {
     }
     const Config config = load_config(argv[0]);
     if (lab_text == "quiz") {
+      if (variant_opt->count() > 0 || variant_from_name) {
+        throw std::invalid_argument("the quiz has no variants: every student answers the same questions; leave out "
+                                    "--variant-from");
+      }
       if (quiz_template) {
         std::cout << quiz::answers_template();
         return 0;
@@ -499,12 +519,53 @@ int main(int argc, char** argv) {
       }
       labs.push_back(number);
     }
+    // A student's variant: its values reach the lab file as -D macros (every
+    // compile of it: the source check, the build and its cache key), the
+    // runners as command-line values and the rubric as its parameters.
+    if (variant_salt.empty()) {
+      const char* from_environment = std::getenv("BANKLAB_VARIANT_SALT");
+      if (from_environment != nullptr) variant_salt = from_environment;
+    }
+    Variant variant;
+    Config variant_config = config;
+    if (variant_opt->count() > 0 || variant_from_name) {
+      if (labs.size() != 1) throw std::invalid_argument("variants are per stage: give one lab (--lab N), not --lab all");
+      const VariantSpace* space = variant_space_for(labs[0]);
+      if (space == nullptr) {
+        std::string with;
+        for (int n : stages_with_variants()) with += (with.empty() ? "" : ", ") + std::to_string(n);
+        throw std::invalid_argument("stage " + std::to_string(labs[0]) +
+                                    " has no variants: every student gets the same stage; leave out " +
+                                    (variant_from_name ? "--variant-from-name" : "--variant-from") +
+                                    (with.empty() ? "" : " (stages with variants: " + with + ")"));
+      }
+      if (backend == "gpu") {
+        throw std::invalid_argument("variants are graded on the CPU emulator (--backend cpu): the GPU runners and "
+                                    "the reference they time are not built per variant yet");
+      }
+      if (variant_opt->count() > 0) {
+        variant = derive_variant(*space, variant_from, variant_salt);
+        const std::vector<std::string> defines = variant_defines(*space, variant);
+        variant_config.kernel_flags.insert(variant_config.kernel_flags.end(), defines.begin(), defines.end());
+        variant_config.variant_defines = defines;
+        if (show_variant) {
+          std::cout << describe_variant(*space, variant);
+          if (variant_salt.empty()) {
+            std::cout << "  (no course salt: anyone who knows the name can derive this variant)\n";
+          }
+          return 0;
+        }
+      }
+      if (!export_dir.empty()) {
+        throw std::invalid_argument("--export-program writes the stage as it is; leave out --variant-from");
+      }
+    }
     if (list) {
       double all = 0, cpu = 0;
       for (int n : labs) {
-        print_list(rubric_for(n));
-        all += total_points(rubric_for(n), true);
-        cpu += total_points(rubric_for(n), false);
+        print_list(rubric_for(n, variant));
+        all += total_points(rubric_for(n, variant), true);
+        cpu += total_points(rubric_for(n, variant), false);
       }
       if (labs.size() > 1)
         std::cout << "all labs: " << all << " points (" << cpu << " on the CPU emulator)\n";
@@ -523,7 +584,8 @@ int main(int argc, char** argv) {
         const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
         try {
           refuse_oversized(implementation);
-          const std::string how = check_source_tree_only(config, implementation, build_time_limit, contract_for(n));
+          const std::string how =
+              check_source_tree_only(variant_config, implementation, build_time_limit, contract_for(n));
           std::cout << "lab " << n << " " << implementation << ": source check passed (" << how << ")\n";
         } catch (const BuildError& error) {
           std::cout << "lab " << n << " " << implementation << ": refused: " << error.what() << "\n";
@@ -537,9 +599,9 @@ int main(int argc, char** argv) {
         const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
         try {
           refuse_oversized(implementation);
-          const RunnerBuilder builder(config, build_time_limit);
+          const RunnerBuilder builder(variant_config, build_time_limit);
           std::cout << "lab " << n << " CPU runner: " << builder.cpu_runner(files, implementation) << "\n";
-          if (!config.nvcc.empty())
+          if (!config.nvcc.empty() && !variant.active())
             std::cout << "lab " << n << " GPU runner: " << builder.gpu_runner(files, implementation) << "\n";
         } catch (const BuildError& error) {
           std::cerr << "grader: " << error.what() << "\n" << error.output() << "\n";
@@ -573,7 +635,11 @@ int main(int argc, char** argv) {
       }
       return 0;
     }
-    const BackendChoice choice = choose_backend(config, backend, labs);
+    const BackendChoice choice =
+        variant.active() || variant_from_name
+            ? BackendChoice{Backend::kCpu, backend == "cpu" ? "chosen with --backend cpu"
+                                                            : "a variant is graded on the CPU emulator"}
+            : choose_backend(config, backend, labs);
     const std::uint64_t the_seed = seed ? *seed : std::random_device{}() % 1000000000u;
     if (!submissions.empty()) {
       if (labs.size() != 1) throw std::invalid_argument("--submissions needs one lab (--lab N), not --lab all");
@@ -597,7 +663,9 @@ int main(int argc, char** argv) {
       batch.time_limit = time_limit;
       batch.memory_limit_gib = memory_limit_gib;
       batch.build_time_limit = build_time_limit;
-      for (const Check& c : rubric_for(labs[0]).checks) {
+      batch.variants = variant_from_name;
+      batch.variant_salt = variant_salt;
+      for (const Check& c : rubric_for(labs[0], variant).checks) {
         if (!c.gpu_only || choice.backend == Backend::kGpu) batch.max_score += c.points;
       }
       return grade_submissions(config, batch);
@@ -611,10 +679,10 @@ int main(int argc, char** argv) {
     bool any_unbuilt = false;
     for (int n : labs) {
       const LabFiles& files = config.labs.at(n);
-      rubrics.push_back(rubric_for(n));
+      rubrics.push_back(rubric_for(n, variant));
       apply_visibility(rubrics.back(), visibility);
       const std::string implementation = !impl.empty() ? impl : config.lab_file(files, solutions);
-      GradeContext context(config, files, implementation, choice.backend, the_seed, time_limit, verbose);
+      GradeContext context(variant_config, files, implementation, choice.backend, the_seed, time_limit, verbose);
       context.set_runner_jobs(runner_jobs);
       context.set_limits(static_cast<std::size_t>(memory_limit_gib * static_cast<double>(std::size_t{1} << 30)),
                          build_time_limit);

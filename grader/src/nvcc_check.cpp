@@ -66,7 +66,9 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
   // that a stage's __device__ functions may be called from another file),
   // stopping at PTX: cudafe++ and cicc report device-side errors, ptxas and
   // the host compiler are not run.
-  const std::vector<std::string> flags = {"-std=c++17", "-rdc=true", "-arch=compute_" + arch, "-ptx"};
+  std::vector<std::string> flags = {"-std=c++17", "-rdc=true", "-arch=compute_" + arch, "-ptx"};
+  // A student's variant: the macros its file is built with (variant.hpp).
+  flags.insert(flags.end(), config.variant_defines.begin(), config.variant_defines.end());
   std::string key = fs::path(config.nvcc).filename().string() + "\n" + source + "\n" + file_text(source);
   for (const auto& flag : flags) key += "\n" + flag;
   for (const auto& file : own_includes) key += "\n" + file + "\n" + file_text(file);

@@ -96,6 +96,9 @@ std::string format_text(const GradeResult& r, bool verbose) {
     out << "BankLab grader: lab " << r.rubric->lab << " (" << r.rubric->title << "), " << r.implementation << "\n";
     out << "backend: " << r.backend << " (" << r.backend_reason << "); seed " << r.seed << " (rerun with --seed "
         << r.seed << ")\n";
+    if (!r.rubric->variant_text.empty()) {
+      out << "variant: " << r.rubric->variant_text << " (of " << r.rubric->variant.value("from", std::string()) << ")\n";
+    }
     out << "sandbox: " << sandbox_description() << "\n";
     const std::string source_check = source_check_description(r.implementation);
     if (!source_check.empty()) out << "source check: " << source_check << "\n";
@@ -178,6 +181,7 @@ nlohmann::json format_json(const GradeResult& r) {
           {"parts", parts},
           {"checks", checks}};
   if (!r.build_error.empty()) report["message"] = r.build_error;
+  if (!r.rubric->variant.is_null()) report["variant"] = r.rubric->variant;
   return report;
 }
 

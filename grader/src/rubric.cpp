@@ -261,6 +261,11 @@ std::map<int, RubricFactory>& registry() {
   return factories;
 }
 
+std::map<int, VariantRubricFactory>& variant_registry() {
+  static std::map<int, VariantRubricFactory> factories;
+  return factories;
+}
+
 }  // namespace
 
 std::string visibility_of(const Rubric& rubric, const Check& check) {
@@ -280,6 +285,29 @@ Rubric rubric_for(int lab) {
   const auto found = registry().find(lab);
   if (found == registry().end()) throw std::invalid_argument("stage " + std::to_string(lab) + " has no rubric yet");
   return found->second();
+}
+
+bool register_variant_rubric(int lab, VariantSpaceFactory space, VariantRubricFactory factory) {
+  register_variant_space(lab, space);
+  variant_registry()[lab] = factory;
+  return true;
+}
+
+Rubric rubric_for(int lab, const Variant& variant) {
+  if (!variant.active()) return rubric_for(lab);
+  const auto found = variant_registry().find(lab);
+  const VariantSpace* space = variant_space_for(lab);
+  if (found == variant_registry().end() || space == nullptr) {
+    std::string with;
+    for (int n : stages_with_variants()) with += (with.empty() ? "" : ", ") + std::to_string(n);
+    throw std::invalid_argument("stage " + std::to_string(lab) + " has no variants: every student gets the same stage " +
+                                "(leave out --variant-from" + (with.empty() ? "" : "; stages with variants: " + with) +
+                                ")");
+  }
+  Rubric rubric = found->second(variant);
+  rubric.variant_text = variant_text(*space, variant);
+  rubric.variant = variant_json(*space, variant);
+  return rubric;
 }
 
 GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string& backend_reason,

@@ -13,6 +13,7 @@
 
 #include "builder.hpp"
 #include "config.hpp"
+#include "variant.hpp"
 
 namespace banklab::grader {
 
@@ -124,6 +125,10 @@ struct Rubric {
   /// by check name; a check not named here has its part's default
   /// (visibility_of). Set by a stage's rubric or by --visibility.
   std::map<std::string, std::string> visibility;
+  /// The student's variant this rubric grades ("" when none: the stage as it
+  /// is) and its values as the reports and the gradebook show them.
+  std::string variant_text;
+  nlohmann::json variant = nullptr;
 };
 
 struct CheckResult {
@@ -178,11 +183,30 @@ std::string visibility_of(const Rubric& rubric, const Check& check);
 /// The rubric of a stage; throws std::invalid_argument for one without a rubric.
 Rubric rubric_for(int lab);
 
+/// Makes a stage's rubric for one variant of its variant space (variant.hpp);
+/// given no active variant, it is the stage's own rubric.
+using VariantRubricFactory = Rubric (*)(const Variant&);
+
+/// Records the variant space and the rubric factory of a stage with variants;
+/// returns true. Called by BANKLAB_REGISTER_VARIANT_RUBRIC.
+bool register_variant_rubric(int lab, VariantSpaceFactory space, VariantRubricFactory factory);
+
+/// The rubric of a stage for `variant` (rubric_for(lab) when none is
+/// active). Throws std::invalid_argument for an active variant of a stage
+/// that has no variants.
+Rubric rubric_for(int lab, const Variant& variant);
+
 }  // namespace banklab::grader
 
 /// The one line that makes a stage's rubric known to the grader.
 #define BANKLAB_REGISTER_RUBRIC(number, factory) \
   static const bool banklab_rubric_registered = ::banklab::grader::register_rubric(number, factory)
+
+/// The one line that gives a stage variants: its variant space and the
+/// rubric of each variant (with BANKLAB_REGISTER_RUBRIC for the stage as it is).
+#define BANKLAB_REGISTER_VARIANT_RUBRIC(number, space, factory) \
+  static const bool banklab_variant_rubric_registered =           \
+      ::banklab::grader::register_variant_rubric(number, space, factory)
 
 namespace banklab::grader {
 

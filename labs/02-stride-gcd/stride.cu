@@ -192,5 +192,7 @@ __global__ void transpose16(float* out, const float* in, int width, int height) 
 //   P8: only lanes 0-7 are active; lane l reads word 32 l.
 //   P9: only the even lanes are active; lane l reads word 2 l.
 //   P10: only lanes 0-15 are active; lane l reads word 16 l.
+// (Where your course gives variants, P3, P4, P5 and P10 ask about your strides,
+// BANKLAB_P3_STRIDE ...: build/grader/grader --lab 2 --variant-from YOUR_NAME --show-variant.)
 // TODO(student): replace each 0 with your prediction.
 int predicted_wavefronts[10] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0};

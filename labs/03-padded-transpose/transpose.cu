@@ -13,8 +13,15 @@
 // Tile edge and rows per thread block: a block of 32x8 threads moves a
 // 32x32 tile, each thread four elements (rows threadIdx.y, +8, +16, +24).
 // Warp w of the block is threadIdx.y == w; its lane is threadIdx.x.
+// Where your course gives each student a variant, the grader compiles this
+// file with your values (-DBANKLAB_BLOCK_ROWS=...; see them with
+//   build/grader/grader --lab 3 --variant-from YOUR_NAME --show-variant);
+// without one, the 8 below. Write the kernel for any BLOCK_ROWS.
+#ifndef BANKLAB_BLOCK_ROWS
+#define BANKLAB_BLOCK_ROWS 8
+#endif
 constexpr int TILE_DIM = 32;
-constexpr int BLOCK_ROWS = 8;
+constexpr int BLOCK_ROWS = BANKLAB_BLOCK_ROWS;
 
 /// transpose_padded: the transpose of `in` into `out`, both row-major.
 /// `in` has `height` rows of `width` floats; `out` has `width` rows of
@@ -24,7 +31,7 @@ constexpr int BLOCK_ROWS = 8;
 /// out = [1 4; 2 5; 3 6] (3 rows of 2).
 ///
 /// Rules (the grader checks each one):
-///  - launched with block (32, 8) and grid (ceil(width/32), ceil(height/32)):
+///  - launched with block (32, BLOCK_ROWS) and grid (ceil(width/32), ceil(height/32)):
 ///    block (bx, by) owns the 32x32 tile of `in` at columns 32 bx.., rows
 ///    32 by..; any width and height >= 1, so the last tiles can be partial;
 ///  - the tile goes through shared memory: write it, __syncthreads(), read
@@ -50,6 +57,7 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
 // the tile's column read (lane l reads tile[l][c], 4-byte floats):
 //   [0] with float tile[32][32];
 //   [1] with float tile[32][33].
+// (A variant asks about tile[32][BANKLAB_P1_ROW] and tile[32][BANKLAB_P2_ROW].)
 // The grader compares them with the bank model and explains a wrong one.
 // TODO(student): replace each 0 with your prediction.
 int predicted_wavefronts[2] = {0, 0};

@@ -6,8 +6,19 @@
 
 // Tile edge and rows per thread block: a block of 32x8 threads moves a
 // 32x32 tile, each thread four elements (rows threadIdx.y, +8, +16, +24).
+// A student's variant (grader --variant-from) sets the rows and the two
+// predicted tiles; the defaults are the stage's own.
+#ifndef BANKLAB_BLOCK_ROWS
+#define BANKLAB_BLOCK_ROWS 8
+#endif
+#ifndef BANKLAB_P1_ROW
+#define BANKLAB_P1_ROW 32
+#endif
+#ifndef BANKLAB_P2_ROW
+#define BANKLAB_P2_ROW 33
+#endif
 constexpr int TILE_DIM = 32;
-constexpr int BLOCK_ROWS = 8;
+constexpr int BLOCK_ROWS = BANKLAB_BLOCK_ROWS;
 
 /// The conflicted reference, kept for comparison: correct, but reading a
 /// column of tile[32][32] puts all 32 lanes of a warp in one bank (32-way
@@ -63,5 +74,18 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
 // The wavefronts of one warp instruction of the tile's column read (lane l
 // reads tile[l][c], 4-byte floats): [0] float tile[32][32]: all 32 lanes in
 // bank c, 32 different words; [1] float tile[32][33]: lane l in bank
-// (l + c) mod 32, one word each.
-int predicted_wavefronts[2] = {32, 1};
+// (l + c) mod 32, one word each. For a row of R words, lane l is in bank
+// (l R + c) mod 32: the lanes l and l + 32 / gcd(R, 32) share a bank, so
+// gcd(R, 32) lanes read different words of each bank used.
+__host__ __device__ constexpr int column_read_wavefronts(int row_words) {
+  int a = row_words, b = 32;
+  while (b != 0) {
+    const int r = a % b;
+    a = b;
+    b = r;
+  }
+  return a;
+}
+constexpr int kP1Wavefronts = column_read_wavefronts(BANKLAB_P1_ROW);
+constexpr int kP2Wavefronts = column_read_wavefronts(BANKLAB_P2_ROW);
+int predicted_wavefronts[2] = {kP1Wavefronts, kP2Wavefronts};

@@ -2,9 +2,12 @@
 // model on every stride and lane count; three kernels whose shared-memory
 // walks have a stride (a column walk, an array of structures, a 16x16 block)
 // for correctness, findings, per-line cost against the ideal and shared
-// memory; ten predictions; on a GPU, the cycle probe and timing ratios.
+// memory; ten predictions; on a GPU, the cycle probe and timing ratios. With
+// --variant-from, four of the predictions ask about the student's own
+// strides (lab02_variants).
 #include <algorithm>
 #include <cstring>
+#include <map>
 #include <random>
 #include <sstream>
 
@@ -12,6 +15,7 @@
 #include "rubric.hpp"
 #include "task_checks.hpp"
 #include "task_data.hpp"
+#include "variant.hpp"
 
 namespace banklab::grader {
 
@@ -170,27 +174,79 @@ Outcome check_degree_on_gpu(GradeContext& ctx) {
   return all ? Outcome::pass(details) : Outcome::fail(details + "\nexpected: conflict_degree equal to the GPU's cycles");
 }
 
-std::vector<Prediction> predictions() {
+// The stage's variant space: the strides of four predictions (values[0]
+// is the stage as it is). Their wavefronts: P3 8, 4, 16, 4; P4 1, 2, 4, 1;
+// P5 16, 8, 4, 32; P10 (16 lanes) 8, 4, 16, 2.
+VariantSpace lab02_variants() {
+  VariantSpace space;
+  space.axes = {
+      {"p3_stride", "BANKLAB_P3_STRIDE", {8, 4, 16, 12}, "prediction P3: lane l reads word R l"},
+      {"p4_stride", "BANKLAB_P4_STRIDE", {31, 30, 28, 33}, "prediction P4: lane l reads word R l"},
+      {"p5_stride", "BANKLAB_P5_STRIDE", {48, 40, 20, 96}, "prediction P5: lane l reads word R l"},
+      {"p10_stride", "BANKLAB_P10_STRIDE", {16, 8, 32, 4},
+       "prediction P10: only lanes 0-15 are active; lane l reads word R l"},
+  };
+  return space;
+}
+
+// The strides one rubric asks about (the stage's own without a variant).
+struct Params {
+  bool variant = false;
+  int p3 = 8, p4 = 31, p5 = 48, p10 = 16;
+};
+
+Params params_of(const Variant& variant) {
+  const VariantSpace space = lab02_variants();
+  return {variant.active(), variant_value(space, variant, "p3_stride"), variant_value(space, variant, "p4_stride"),
+          variant_value(space, variant, "p5_stride"), variant_value(space, variant, "p10_stride")};
+}
+
+std::vector<Prediction> predictions(const Params& p = {}) {
   auto strided = [](std::string id, std::string question, std::int64_t stride, std::int64_t base_word,
                     LaneMask lanes = 0xffffffffu) {
     return Prediction{std::move(id), std::move(question),
                       strided_access(4, MemOp::kLoad, stride, 4 * base_word, lanes)};
   };
+  auto word = [](int stride) {
+    const std::string s = std::to_string(stride);
+    return "lane l reads word " + s + " l (stride " + s + ").";
+  };
+  const std::string p10 = std::to_string(p.p10);
   return {
       strided("P1", "lane l reads word l (stride 1).", 1, 0),
       strided("P2", "lane l reads word 2 l (stride 2).", 2, 0),
-      strided("P3", "lane l reads word 8 l (stride 8).", 8, 0),
-      strided("P4", "lane l reads word 31 l (stride 31).", 31, 0),
-      strided("P5", "lane l reads word 48 l (stride 48).", 48, 0),
+      strided("P3", word(p.p3), p.p3, 0),
+      strided("P4", word(p.p4), p.p4, 0),
+      strided("P5", word(p.p5), p.p5, 0),
       strided("P6", "every lane reads word 7 (stride 0).", 0, 7),
       strided("P7", "lane l reads word 5 + 3 l (stride 3, base 5).", 3, 5),
       strided("P8", "only lanes 0-7 are active; lane l reads word 32 l.", 32, 0, 0xffu),
       strided("P9", "only the even lanes are active; lane l reads word 2 l.", 2, 0, 0x55555555u),
-      strided("P10", "only lanes 0-15 are active; lane l reads word 16 l.", 16, 0, 0xffffu),
+      strided("P10", "only lanes 0-15 are active; lane l reads word " + p10 + " l.", p.p10, 0, 0xffffu),
   };
 }
 
-Rubric lab02_rubric() {
+// A prediction's check name. Under a variant the four that vary name their
+// stride by its macro, so that a gradebook has one column for each.
+std::string prediction_name(const Params& p, const Prediction& q) {
+  std::string question = q.question;
+  if (!question.empty() && question.back() == '.') question.pop_back();
+  if (p.variant) {
+    const std::map<std::string, std::string> macro = {{"P3", "BANKLAB_P3_STRIDE"},
+                                                      {"P4", "BANKLAB_P4_STRIDE"},
+                                                      {"P5", "BANKLAB_P5_STRIDE"},
+                                                      {"P10", "BANKLAB_P10_STRIDE"}};
+    const auto found = macro.find(q.id);
+    if (found != macro.end()) {
+      question = (q.id == "P10" ? "only lanes 0-15 are active; lane l reads word R l (R = " : "lane l reads word R l (R = ") +
+                 found->second + ")";
+    }
+  }
+  return "prediction " + q.id + ": " + question;
+}
+
+Rubric lab02_rubric_of(const Variant& variant) {
+  const Params p = params_of(variant);
   Rubric r;
   r.lab = 2;
   r.title = "stride and gcd";
@@ -211,14 +267,17 @@ Rubric lab02_rubric() {
     add(kernel + ": shared memory no more than " + task.bound_text, "shared-memory behaviour", 2, {correct}, false,
         [&task](GradeContext& c) { return check_task_memory(c, task); });
   }
-  const auto all = predictions();
+  const auto all = predictions(p);
   for (std::size_t i = 0; i < all.size(); ++i) {
-    std::string question = all[i].question;
-    if (!question.empty() && question.back() == '.') question.pop_back();
-    add("prediction " + all[i].id + ": " + question, "predictions", 2, {}, false, [i](GradeContext& c) {
+    add(prediction_name(p, all[i]), "predictions", 2, {}, false, [p, i](GradeContext& c) {
       const RunnerAnswer& a = c.backend() == Backend::kGpu ? c.gpu({"answers"}) : c.cpu({"answers"});
       if (!a.ok) return not_answered(a);
-      return check_prediction(predictions()[i], a.data["predictions"][i]);
+      const Prediction q = predictions(p)[i];
+      Outcome outcome = check_prediction(q, a.data["predictions"][i]);
+      if (p.variant && prediction_name(p, q) != prediction_name(Params{}, q)) {
+        outcome.reason = "your variant: " + q.question + " " + outcome.reason;
+      }
+      return outcome;
     });
   }
   add("conflict_degree equals the GPU's cycles per instruction", "on the GPU", 4, {}, true, check_degree_on_gpu);
@@ -230,8 +289,11 @@ Rubric lab02_rubric() {
   return r;
 }
 
+Rubric lab02_rubric() { return lab02_rubric_of(Variant{}); }
+
 }  // namespace
 
 BANKLAB_REGISTER_RUBRIC(2, lab02_rubric);
+BANKLAB_REGISTER_VARIANT_RUBRIC(2, lab02_variants, lab02_rubric_of);
 
 }  // namespace banklab::grader

@@ -2,7 +2,8 @@
 // transpose_padded on the given shapes with seeded random input and poisoned
 // output, and prints one JSON object: per shape, the comparison with the CPU
 // reference and the emulator's report (findings, shared-memory lines).
-//   runner run --shapes 32x32,31x33 --seed 7 [--time-limit SECONDS]
+//   runner run --shapes 32x32,31x33 --seed 7 [--block-rows R] [--time-limit SECONDS]
+//     (R: the student's variant's rows per block, launched as block (32, R); default 8)
 //   runner answers          the student's two predictions (null: the file has none)
 #include <iostream>
 #include <string>
@@ -19,6 +20,7 @@ int main(int argc, char** argv) {
   std::string shapes_text;
   std::uint64_t seed = 1;
   double time_limit = 20;
+  int block_rows = 8;
   for (int i = 2; i + 1 < argc; i += 2) {
     const std::string flag = argv[i];
     if (flag == "--shapes")
@@ -27,6 +29,8 @@ int main(int argc, char** argv) {
       seed = std::strtoull(argv[i + 1], nullptr, 10);
     else if (flag == "--time-limit")
       time_limit = std::atof(argv[i + 1]);
+    else if (flag == "--block-rows")
+      block_rows = std::atoi(argv[i + 1]);
   }
   if (command == "answers") {
     nlohmann::json predictions = nullptr;
@@ -35,11 +39,13 @@ int main(int argc, char** argv) {
     harness::emit_answer(nlohmann::json{{"backend", "cpu"}, {"predictions", predictions}}.dump());
     return 0;
   }
-  if (command != "run" || shapes_text.empty()) {
-    std::cerr << "usage: runner run --shapes WxH[,WxH...] --seed N [--time-limit SECONDS] | answers\n";
+  if (command != "run" || shapes_text.empty() || block_rows < 1 || 32 % block_rows != 0) {
+    std::cerr << "usage: runner run --shapes WxH[,WxH...] --seed N [--block-rows R (divides 32)] [--time-limit SECONDS] "
+                 "| answers\n";
     return 2;
   }
-  const nlohmann::json runs = harness::run_transpose_on_emulator<std::uint32_t>(transpose_padded, shapes_text, seed, time_limit);
+  const nlohmann::json runs = harness::run_transpose_on_emulator<std::uint32_t>(
+      transpose_padded, shapes_text, seed, time_limit, 32, dim3(32, static_cast<unsigned>(block_rows)));
   harness::emit_answer(nlohmann::json{{"backend", "cpu"}, {"seed", seed}, {"runs", runs}}.dump());
   return 0;
 }

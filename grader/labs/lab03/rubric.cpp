@@ -2,7 +2,8 @@
 // shapes with poisoned outputs (the grader compares the runner's raw output);
 // emulator findings and the cost of the tile's shared accesses on those same
 // runs (priced by the grader); shared-memory size; two predictions; and, on
-// a GPU, speed and Nsight Compute.
+// a GPU, speed and Nsight Compute. With --variant-from, a student's variant
+// changes the block's rows and the two predicted tiles (lab03_variants).
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -13,6 +14,7 @@
 #include "checks.hpp"
 #include "process.hpp"
 #include "rubric.hpp"
+#include "variant.hpp"
 
 namespace banklab::grader {
 
@@ -33,13 +35,48 @@ std::vector<std::string> correctness_shapes(std::uint64_t seed) {
   return {kSquare, kPartial, kLarge, random_shapes(seed)};
 }
 
-std::vector<std::string> run_args(GradeContext& ctx, const std::string& shapes) {
-  return {"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+// The stage's variant space: values[0] of each axis is the stage as it is.
+// block_rows changes the launch (block (32, R): a kernel written for 8 rows
+// leaves rows out or runs past its tile), p1_row and p2_row the two tiles
+// whose column reads the student predicts (row lengths with 32, 16, 8 and 4
+// lanes per bank, and with 1 or 2).
+VariantSpace lab03_variants() {
+  VariantSpace space;
+  space.axes = {
+      {"block_rows", "BANKLAB_BLOCK_ROWS", {8, 4, 16},
+       "rows of threads per block: transpose_padded is launched with block (32, R), each thread moving 32 / R "
+       "elements of its column"},
+      {"p1_row", "BANKLAB_P1_ROW", {32, 48, 40, 36},
+       "prediction P1 is the column read of float tile[32][R]"},
+      {"p2_row", "BANKLAB_P2_ROW", {33, 34, 31, 38},
+       "prediction P2 is the column read of float tile[32][R]"},
+  };
+  return space;
+}
+
+// The parameters one rubric grades with (the stage's own without a variant).
+struct Params {
+  bool variant = false;  // the runners are told the block's rows only in a variant
+  int block_rows = 8;
+  int p1_row = 32;
+  int p2_row = 33;
+};
+
+Params params_of(const Variant& variant) {
+  const VariantSpace space = lab03_variants();
+  return {variant.active(), variant_value(space, variant, "block_rows"), variant_value(space, variant, "p1_row"),
+          variant_value(space, variant, "p2_row")};
+}
+
+std::vector<std::string> run_args(GradeContext& ctx, const Params& p, const std::string& shapes) {
+  std::vector<std::string> args = {"run", "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+  if (p.variant) args.insert(args.end(), {"--block-rows", std::to_string(p.block_rows)});
+  return args;
 }
 
 // Correctness on a list of shapes, on the backend in use.
-Outcome check_shapes(GradeContext& ctx, const std::string& shapes) {
-  const std::vector<std::string> args = run_args(ctx, shapes);
+Outcome check_shapes(GradeContext& ctx, const Params& p, const std::string& shapes) {
+  const std::vector<std::string> args = run_args(ctx, p, shapes);
   return check_transpose_answer(ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args), shapes);
 }
 
@@ -53,10 +90,10 @@ struct EmulatorRuns {
   std::string missing;
 };
 
-EmulatorRuns emulator_runs(GradeContext& ctx) {
+EmulatorRuns emulator_runs(GradeContext& ctx, const Params& p) {
   EmulatorRuns runs;
   for (const std::string& shapes : correctness_shapes(ctx.seed())) {
-    const RunnerAnswer& a = ctx.cpu(run_args(ctx, shapes));
+    const RunnerAnswer& a = ctx.cpu(run_args(ctx, p, shapes));
     if (!a.ok) {
       if (runs.failed == nullptr) runs.failed = &a;
       runs.missing += (runs.missing.empty() ? "" : ",") + shapes;
@@ -74,8 +111,9 @@ EmulatorRuns emulator_runs(GradeContext& ctx) {
 // the kernel) is graded by its correctness check; the findings checks vouch
 // for the runs that answered, as for a run that stopped, and say so. The
 // cost checks do not: what was not priced does not pass.
-Outcome check_behaviour_findings(GradeContext& ctx, const std::vector<std::string>& kinds, const std::string& hint) {
-  const EmulatorRuns runs = emulator_runs(ctx);
+Outcome check_behaviour_findings(GradeContext& ctx, const Params& p, const std::vector<std::string>& kinds,
+                                 const std::string& hint) {
+  const EmulatorRuns runs = emulator_runs(ctx, p);
   if (runs.reports.empty() && runs.failed != nullptr) return not_answered(*runs.failed);
   Outcome outcome = check_findings(runs.reports, kinds, hint, runs.shapes);
   if (outcome.status == Status::kPass && !runs.missing.empty()) {
@@ -84,8 +122,8 @@ Outcome check_behaviour_findings(GradeContext& ctx, const std::vector<std::strin
   return outcome;
 }
 
-Outcome check_tile_cost(GradeContext& ctx, bool stores) {
-  const EmulatorRuns runs = emulator_runs(ctx);
+Outcome check_tile_cost(GradeContext& ctx, const Params& p, bool stores) {
+  const EmulatorRuns runs = emulator_runs(ctx, p);
   if (runs.failed != nullptr) return not_answered(*runs.failed);
   return check_line_costs(
       runs.reports, stores ? LineKind::kStores : LineKind::kLoads, ctx.verbose(),
@@ -94,8 +132,8 @@ Outcome check_tile_cost(GradeContext& ctx, bool stores) {
       "look at the index: lanes of a warp that hit one bank with different words are served one after another");
 }
 
-Outcome check_shared_size(GradeContext& ctx) {
-  const EmulatorRuns runs = emulator_runs(ctx);
+Outcome check_shared_size(GradeContext& ctx, const Params& p) {
+  const EmulatorRuns runs = emulator_runs(ctx, p);
   if (runs.failed != nullptr) return not_answered(*runs.failed);
   std::size_t bytes = 0;
   for (const LabelledReport& r : runs.reports) {
@@ -119,13 +157,24 @@ Outcome check_speedup(GradeContext& ctx, bool against_solution) {
   return check_ratio(out.str(), "speed-up over the conflicted tile", conflicted / student, 1.5, true);
 }
 
-// The two predictions: the column read of tile[32][32] and of tile[32][33].
-std::vector<Prediction> predictions() {
-  return {{"P1", "the column read of float tile[32][32]", strided_access(4, MemOp::kLoad, 32)},
-          {"P2", "the column read of float tile[32][33]", strided_access(4, MemOp::kLoad, 33)}};
+// The two predictions: the column read of tile[32][32] and of tile[32][33],
+// or of the variant's tiles. A variant's check names the tile by its macro
+// (every variant the same name, so that a gradebook has one column for it);
+// its message names the tile with the student's numbers.
+std::vector<Prediction> predictions(const Params& p) {
+  auto tile = [](int row) { return "float tile[32][" + std::to_string(row) + "]"; };
+  return {{"P1", "the column read of " + tile(p.p1_row), strided_access(4, MemOp::kLoad, p.p1_row)},
+          {"P2", "the column read of " + tile(p.p2_row), strided_access(4, MemOp::kLoad, p.p2_row)}};
 }
 
-Outcome check_predicted(GradeContext& ctx, std::size_t i) {
+std::string prediction_check_name(const Params& p, std::size_t i) {
+  const Prediction q = predictions(p)[i];
+  if (!p.variant) return "prediction " + q.id + ": " + q.question;
+  return "prediction " + q.id + ": the column read of float tile[32][" + (i == 0 ? "BANKLAB_P1_ROW" : "BANKLAB_P2_ROW") +
+         "]";
+}
+
+Outcome check_predicted(GradeContext& ctx, const Params& p, std::size_t i) {
   const RunnerAnswer& a = ctx.backend() == Backend::kGpu ? ctx.gpu({"answers"}) : ctx.cpu({"answers"});
   if (!a.ok) return not_answered(a);
   if (a.data["predictions"].is_null()) {
@@ -134,13 +183,16 @@ Outcome check_predicted(GradeContext& ctx, std::size_t i) {
         "this file has no predicted_wavefronts: add `int predicted_wavefronts[2] = {0, 0};` as at the end of the "
         "current labs/03-padded-transpose/transpose.cu, then write your predictions there");
   }
-  return check_prediction(predictions()[i], a.data["predictions"][i]);
+  const Prediction q = predictions(p)[i];
+  Outcome outcome = check_prediction(q, a.data["predictions"][i]);
+  if (p.variant) outcome.reason = "your variant: " + q.question + "; " + outcome.reason;
+  return outcome;
 }
 
 // Nsight Compute's instrumented shared wavefront counters against the emulator.
 Outcome check_ncu(GradeContext& ctx) {
   const std::string shape = std::to_string(kNcuSize) + "x" + std::to_string(kNcuSize);
-  const RunnerAnswer& a = ctx.cpu(run_args(ctx, shape));
+  const RunnerAnswer& a = ctx.cpu(run_args(ctx, Params{}, shape));
   if (!a.ok) return Outcome::skip("no emulator prediction: " + a.error);
   return check_ncu_wavefronts(ctx, "transpose_padded", {"ncu-target", "--size", std::to_string(kNcuSize)},
                               a.data["runs"][0]["report"], shape);
@@ -148,7 +200,9 @@ Outcome check_ncu(GradeContext& ctx) {
 
 }  // namespace
 
-Rubric lab03_rubric() {
+// The rubric of one variant (the stage's own for an inactive one).
+Rubric lab03_rubric_of(const Variant& variant) {
+  const Params p = params_of(variant);
   Rubric r;
   r.lab = 3;
   r.title = "padded transpose";
@@ -158,38 +212,38 @@ Rubric lab03_rubric() {
                  std::function<Outcome(GradeContext&)> run) {
     r.checks.push_back({std::move(name), std::move(part), points, std::move(needs), gpu_only, std::move(run)});
   };
-  add(square, "correctness", 5, {}, false, [](GradeContext& c) { return check_shapes(c, kSquare); });
+  add(square, "correctness", 5, {}, false, [p](GradeContext& c) { return check_shapes(c, p, kSquare); });
   add("transpose of partial tiles: 1x1, 31x33, 33x31", "correctness", 10, {}, false,
-      [](GradeContext& c) { return check_shapes(c, kPartial); });
+      [p](GradeContext& c) { return check_shapes(c, p, kPartial); });
   add("transpose of 1024x2048 and 2048x1024", "correctness", 10, {}, false,
-      [](GradeContext& c) { return check_shapes(c, kLarge); });
+      [p](GradeContext& c) { return check_shapes(c, p, kLarge); });
   add("transpose of two random shapes, odd and even", "correctness", 10, {}, false,
-      [](GradeContext& c) { return check_shapes(c, random_shapes(c.seed())); });
-  add("no out-of-bounds memory access", "correctness", 5, {}, false, [](GradeContext& c) {
-    return check_behaviour_findings(c, {"out-of-bounds global access", "out-of-bounds shared access"},
+      [p](GradeContext& c) { return check_shapes(c, p, random_shapes(c.seed())); });
+  add("no out-of-bounds memory access", "correctness", 5, {}, false, [p](GradeContext& c) {
+    return check_behaviour_findings(c, p, {"out-of-bounds global access", "out-of-bounds shared access"},
                           "check the bounds test of every global read and write (x < width, y + j < height)");
   });
-  add("no barrier divergence", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
-    return check_behaviour_findings(c, {"barrier divergence", "deadlock"},
+  add("no barrier divergence", "shared-memory behaviour", 5, {}, false, [p](GradeContext& c) {
+    return check_behaviour_findings(c, p, {"barrier divergence", "deadlock"},
                           "__syncthreads() must be reached by every thread of the block: keep it outside any if, and do not return before it");
   });
-  add("no shared-memory race", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
-    return check_behaviour_findings(c, {"shared-memory race"},
+  add("no shared-memory race", "shared-memory behaviour", 5, {}, false, [p](GradeContext& c) {
+    return check_behaviour_findings(c, p, {"shared-memory race"},
                           "between writing the tile and reading it back, every thread must pass a __syncthreads()");
   });
-  add("no uninitialised shared read", "shared-memory behaviour", 5, {}, false, [](GradeContext& c) {
-    return check_behaviour_findings(c, {"uninitialised shared read"},
+  add("no uninitialised shared read", "shared-memory behaviour", 5, {}, false, [p](GradeContext& c) {
+    return check_behaviour_findings(c, p, {"uninitialised shared read"},
                           "the read must only touch tile elements the write filled (and after the barrier)");
   });
   add("tile write costs 1 wavefront per warp instruction", "shared-memory behaviour", 10, {square}, false,
-      [](GradeContext& c) { return check_tile_cost(c, true); });
+      [p](GradeContext& c) { return check_tile_cost(c, p, true); });
   add("tile read costs 1 wavefront per warp instruction", "shared-memory behaviour", 10, {square}, false,
-      [](GradeContext& c) { return check_tile_cost(c, false); });
+      [p](GradeContext& c) { return check_tile_cost(c, p, false); });
   add("shared memory no more than a 32x33 float tile", "shared-memory behaviour", 5, {square}, false,
-      check_shared_size);
-  for (std::size_t i = 0; i < predictions().size(); ++i) {
-    add("prediction " + predictions()[i].id + ": " + predictions()[i].question, "predictions", 5, {}, false,
-        [i](GradeContext& c) { return check_predicted(c, i); });
+      [p](GradeContext& c) { return check_shared_size(c, p); });
+  for (std::size_t i = 0; i < predictions(p).size(); ++i) {
+    add(prediction_check_name(p, i), "predictions", 5, {}, false,
+        [p, i](GradeContext& c) { return check_predicted(c, p, i); });
   }
   const std::string faster = "at least 1.5x faster than the conflicted tile";
   add(faster, "performance", 10, {square}, true, [](GradeContext& c) { return check_speedup(c, false); });
@@ -199,6 +253,9 @@ Rubric lab03_rubric() {
   return r;
 }
 
+Rubric lab03_rubric() { return lab03_rubric_of(Variant{}); }
+
 BANKLAB_REGISTER_RUBRIC(3, lab03_rubric);
+BANKLAB_REGISTER_VARIANT_RUBRIC(3, lab03_variants, lab03_rubric_of);
 
 }  // namespace banklab::grader
