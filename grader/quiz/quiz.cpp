@@ -345,7 +345,10 @@ std::size_t utf8_at(const std::string& text, std::size_t i, char32_t& code) {
   std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
   code = length == 1 ? lead : lead & (0x7F >> length);
   for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(k) & 0xC0) != 0x80) return 1;  // not UTF-8: a byte of its own
+    if ((byte(k) & 0xC0) != 0x80) {  // not UTF-8: a byte of its own
+      code = lead;
+      return 1;
+    }
     code = (code << 6) | (byte(k) & 0x3F);
   }
   return length;

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -228,4 +229,13 @@ TEST_CASE("every explanation of the key has its Chinese one, with the same numbe
     CHECK(numbers(entry.why_zh) == numbers(entry.why));
     CHECK_FALSE(std::regex_search(entry.why_zh, std::regex("([A-Za-z]{2,} ){3}[A-Za-z]{2,}")));
   }
+}
+
+TEST_CASE("a question number too long for an int is no question of the quiz, said with file and line") {
+  // std::stoi would throw, and the grader say only "error: stoi".
+  const std::string path = (std::filesystem::temp_directory_path() / "banklab_quiz_big_number.txt").string();
+  std::ofstream(path) << "1: c\n99999999999: 1\n";
+  const auto r = grader("--impl " + path);
+  CHECK(r.status == 2);
+  CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 21)") != std::string::npos);
 }
