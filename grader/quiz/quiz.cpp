@@ -637,6 +637,21 @@ std::map<int, std::string> read_answers(const std::string& path) {
   return answers;
 }
 
+std::string sheet_to_grade(const std::string& source_dir, bool solutions) {
+  if (solutions) return source_dir + "/solutions/quiz/answers.txt";
+  const auto answered = [](const std::string& path) {
+    try {
+      const auto answers = read_answers(path);
+      return std::any_of(answers.begin(), answers.end(), [](const auto& a) { return !a.second.empty(); });
+    } catch (const AnswersError&) {
+      return true;
+    }
+  };
+  const std::string english = source_dir + "/labs/quiz/answers.txt";
+  const std::string chinese = source_dir + "/labs/quiz/answers.zh.txt";
+  return !answered(english) && std::ifstream(chinese) && answered(chinese) ? chinese : english;
+}
+
 Rubric rubric() {
   Rubric r;
   r.lab = 0;

@@ -103,6 +103,13 @@ struct AnswersError : std::runtime_error {
 /// that does not exist, or a question answered twice, in the sheet's language.
 std::map<int, std::string> read_answers(const std::string& path);
 
+/// The sheet under `source_dir` that --lab all grades: the key
+/// (solutions/quiz/answers.txt) with `solutions`, else labs/quiz/answers.txt,
+/// or labs/quiz/answers.zh.txt when that one holds an answer and the English
+/// one none. A sheet that cannot be read counts as answered, so that its error
+/// is the one reported.
+std::string sheet_to_grade(const std::string& source_dir, bool solutions);
+
 /// The quiz as a rubric (one check per question, one part per stage) and its
 /// grading of `answers`, its feedback in `language`; the rubric must outlive
 /// the result. Check names and parts stay English in both languages: they are

@@ -237,5 +237,6 @@ TEST_CASE("a question number too long for an int is no question of the quiz, sai
   std::ofstream(path) << "1: c\n99999999999: 1\n";
   const auto r = grader("--impl " + path);
   CHECK(r.status == 2);
-  CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 21)") != std::string::npos);
+  CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 21)") !=
+        std::string::npos);
 }

@@ -111,7 +111,7 @@ TEST_CASE("without the key, the quiz grades the key file 21/21 and a wrong file 
   }
 }
 
-TEST_CASE("without the key, a wrong answer on the Chinese sheet is told the concept in Chinese and the banksim command") {
+TEST_CASE("without the key, a wrong answer on the Chinese sheet is told the concept in Chinese and banksim") {
   REQUIRE(quiz::key().empty());
   const banklab::grader::Rubric rubric = quiz::rubric();
   const std::string sheet = chinese_wrong_sheet();
@@ -150,8 +150,8 @@ TEST_CASE("without the key, a wrong answer on the Chinese sheet is told the conc
     const std::string bare = std::regex_replace(text, page, "");
     std::string sentence;
     for (std::size_t at = 0; at <= bare.size(); ++at) {
-      const bool end = at == bare.size() || bare.compare(at, 3, "。") == 0 || bare.compare(at, 3, "？") == 0 ||
-                       bare.compare(at, 3, "；") == 0 || bare.compare(at, 3, "：") == 0 || bare.compare(at, 3, "，") == 0;
+      bool end = at == bare.size();
+      for (const char* stop : {"。", "？", "；", "：", "，"}) end = end || bare.compare(at, 3, stop) == 0;
       if (!end) {
         sentence += bare[at];
         continue;
@@ -181,4 +181,26 @@ TEST_CASE("without the key, the English sheet's feedback has no Chinese") {
   const auto wrong =
       quiz::grade(rubric, quiz::read_answers(source("tests/grader/quiz/wrong_answers.txt")), "wrong_answers.txt");
   for (const auto& r : wrong.results) CHECK_FALSE(holds_han(r.outcome.reason));
+}
+
+TEST_CASE("--lab all grades the Chinese sheet when it holds answers and the English one none") {
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / "banklab_quiz_kit_sheets";
+  std::filesystem::create_directories(root / "labs/quiz");
+  const std::string english = (root / "labs/quiz/answers.txt").string();
+  const std::string chinese = (root / "labs/quiz/answers.zh.txt").string();
+  const auto write = [](const std::string& path, const std::string& text) { std::ofstream(path) << text; };
+  write(english, read(source("labs/quiz/answers.txt")));
+  write(chinese, read(source("labs/quiz/answers.zh.txt")));
+  CHECK(quiz::sheet_to_grade(root.string(), false) == english);  // neither answered
+  CHECK(quiz::sheet_to_grade(root.string(), true) == root.string() + "/solutions/quiz/answers.txt");
+  write(chinese, read(source("labs/quiz/answers.zh.txt")) + "3: 13\n");
+  CHECK(quiz::sheet_to_grade(root.string(), false) == chinese);
+  write(english, read(source("labs/quiz/answers.txt")) + "3: 13\n");
+  CHECK(quiz::sheet_to_grade(root.string(), false) == english);  // both: the English one, as before
+  write(english, read(source("labs/quiz/answers.txt")));
+  write(chinese, "3 is 13\n");  // unreadable: graded, so that its error is said
+  CHECK(quiz::sheet_to_grade(root.string(), false) == chinese);
+  std::filesystem::remove(chinese);
+  CHECK(quiz::sheet_to_grade(root.string(), false) == english);
+  std::filesystem::remove_all(root);
 }

@@ -170,7 +170,7 @@ TEST_CASE("the Chinese sheet is known by its Chinese comments under any name, an
   CHECK_FALSE(holds_han(english.out));
 }
 
-TEST_CASE("answers of the wrong kind and unreadable lines on the Chinese sheet are told in Chinese, with file and line") {
+TEST_CASE("answers of the wrong kind and unreadable lines of the Chinese sheet are told in Chinese, with the line") {
   const fs::path kinds = with_lines("1: c a\n3: thirteen\n18: a e\n2: x\n", "kinds.zh.sheet.txt");
   const GraderRun k = run_grader("--lab quiz --impl " + kinds.string());
   INFO(k.out << k.err);
@@ -214,7 +214,8 @@ TEST_CASE("answers of the wrong kind and unreadable lines on the Chinese sheet a
   const GraderRun u = run_grader("--lab quiz --impl " + unknown.string());
   CHECK(u.status == 2);
   CHECK(u.err.find("没有第 22 题（测验只有第 1 到第 21 题）") != std::string::npos);
-  const GraderRun missing = run_grader("--lab quiz --impl " + std::string(BANKLAB_TEST_TMP) + "/no/such/answers.zh.txt");
+  const std::string nowhere = std::string(BANKLAB_TEST_TMP) + "/no/such/answers.zh.txt";
+  const GraderRun missing = run_grader("--lab quiz --impl " + nowhere);
   CHECK(missing.status == 2);
   CHECK(missing.err.find("无法读取答卷文件（路径对吗？）") != std::string::npos);
   for (const GraderRun* run : {&m, &t, &u, &missing}) {
