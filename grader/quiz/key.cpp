@@ -158,8 +158,7 @@ const std::map<int, KeyEntry>& key() {
         "device memory too (cached in L1 and L2).",
         "bank 是共享内存的。一个 warp 的全局内存访问的代价是它触及的 32 字节扇区（sector，"
         "属于 128 字节的缓存行）：步长 32 个 float 触及 32 个扇区，"
-        "没有合并。本地内存也在设备内存中（经 L1 和 L2 缓存）"
-        "。"}},
+        "不是合并访问。本地内存也在设备内存中（经 L1 和 L2 缓存）。"}},
   };
   return entries;
 }
