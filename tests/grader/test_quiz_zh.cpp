@@ -207,8 +207,8 @@ TEST_CASE("answers of the wrong kind and unreadable lines of the Chinese sheet a
   std::ofstream(twice, std::ios::app) << "3: 12\n22: 4\n";
   const GraderRun t = run_grader("--lab quiz --impl " + twice.string());
   CHECK(t.status == 2);
-  CHECK(t.err.find("第 3 题答了两次（另一次在第 " + std::to_string(line_of(twice, "3: 13")) + " 行）：只保留一个答案") !=
-        std::string::npos);
+  const std::string first = std::to_string(line_of(twice, "3: 13"));
+  CHECK(t.err.find("第 3 题答了两次（另一次在第 " + first + " 行）：只保留一个答案") != std::string::npos);
   const fs::path unknown = with_lines("", "unknown.zh.sheet.txt");
   std::ofstream(unknown, std::ios::app) << "22: 4\n";
   const GraderRun u = run_grader("--lab quiz --impl " + unknown.string());
