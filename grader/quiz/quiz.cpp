@@ -77,6 +77,60 @@ const Sealed kSealed[] = {
       {21, "135ecec4928dbb8f", "8528e321e707637646c0a38038a60c59ea45a9a65cfa38a17501e899dbf52f69"},
 };
 
+// Each question's concept_text in Chinese, for the Chinese sheet: the same
+// idea, the terms of handouts/zh/glossary.md, the Chinese handouts' pages and
+// section titles; like the English, never the answer.
+struct Translated {
+  int number;
+  const char* text;
+};
+const Translated kConceptZh[] = {
+    {1, "相邻的 4 字节字落在相邻的 bank，一个完整 warp 的每个 lane 对应一个 bank：见 "
+        "handouts/zh/01-bank-mapping.md 的“字节、字、bank”一节。"},
+    {2, "一个 bank 每个 wavefront 交付一个字，bank 规则正是用字的大小去除字节偏移"
+        "（handouts/zh/01-bank-mapping.md）。更宽的类型按更小的 lane 组服务，而不是由更宽的 bank 服务"
+        "（handouts/zh/05-wide-types.md）。"},
+    {3, "字号 = 字节偏移 / 4，bank = 字号 mod 32（handouts/zh/01-bank-mapping.md）；下面的命令在 bank "
+        "图中打印这一个 lane 所在的 bank。"},
+    {4, "一个 bank 的代价是它必须交付的不同字的个数，而不是请求它的 lane 数：请求同一个字的多个 lane "
+        "代价是多少？（handouts/zh/01-bank-mapping.md，“同一个字”。）"},
+    {5, "lane t 读第 s t 个字：这些 lane 落在 32 / gcd(s, 32) 个不同的 bank 中，每个 bank "
+        "gcd(s, 32) 个字（handouts/zh/02-stride-gcd.md）。"},
+    {6, "lane t 读第 s t 个字：这些 lane 落在 32 / gcd(s, 32) 个不同的 bank 中，每个 bank "
+        "gcd(s, 32) 个字；只有 s 中 2 的因子起作用（handouts/zh/02-stride-gcd.md）。"},
+    {7, "gcd 定律假定 32 个 lane 都活跃。活跃的 lane 较少时，列出它们读的字，再数每个 bank "
+        "得到几个不同的字（handouts/zh/02-stride-gcd.md）。"},
+    {8, "几个 lane 请求同一个字时，bank 怎么做？lane 的个数有没有关系？"
+        "（handouts/zh/01-bank-mapping.md，“同一个字”。）"},
+    {9, "float m[32][W] 的第 t 行从第 W t 个字开始：算出每个 lane 的 m[t][0] 所在的 bank，再找出一个 "
+        "bank 最多要交付几个不同的字（handouts/zh/03-padded-transpose.md）。"},
+    {10, "float m[32][W] 的第 t 行从第 W t 个字开始：算出每个 lane 的 m[t][0] 所在的 bank，再找出一个 "
+         "bank 最多要交付几个不同的字（handouts/zh/03-padded-transpose.md）。"},
+    {11, "决定相邻两行是否从不同的 bank 开始的，是行长与 32 的最大公约数，而不是行长是不是素数"
+         "（handouts/zh/02-stride-gcd.md、handouts/zh/03-padded-transpose.md）。"},
+    {12, "把 m[t][t] 的字号写成某个步长乘以 t，再求这个步长与 32 的最大公约数"
+         "（handouts/zh/02-stride-gcd.md）。填充修好的是一种访问模式，而不是所有访问模式。"},
+    {13, "lane t 读第 t 行的物理列 5 ^ t：t -> 5 ^ t 在 0-31 上是不是一一对应？每一列在哪个 bank？"
+         "（handouts/zh/04-xor-swizzle.md。）"},
+    {14, "swizzle 是从逻辑位置到物理位置的映射；经另一个映射读取，取到的是另一个元素。硬件会察觉吗？"
+         "（handouts/zh/04-xor-swizzle.md。）"},
+    {15, "16 字节的访问每次服务四分之一个 warp，理想代价是每个 lane 组一个 wavefront"
+         "（handouts/zh/05-wide-types.md，“比一个字宽：lane 组”）。"},
+    {16, "8 字节的加载每次服务半个 warp，除非每个 lane 的搭档都读同一个地址：加载的成对合并"
+         "（handouts/zh/05-wide-types.md）。"},
+    {17, "double m[32][33] 的第 t 行比第 t - 1 行晚 66 个字开始：每次对半个 warp 定价，再与 8 字节 "
+         "warp 指令的理想代价比较（handouts/zh/05-wide-types.md）。"},
+    {18, "其中哪些看的是共享内存指令本身，哪些只看到整个 kernel？整个 kernel 的时间里混着全局内存流量"
+         "和共享内存流量。（handouts/zh/misconceptions.md：“32 路冲突让 kernel 慢 32 倍”；“Nsight "
+         "Compute 的冲突计数器能显示修复效果”。）"},
+    {19, "bank 冲突由一条 warp 指令中各 lane 的地址决定：其中哪些做法会改变这些地址？"
+         "（handouts/zh/03-padded-transpose.md、handouts/zh/04-xor-swizzle.md。）"},
+    {20, "wavefront 按每条共享内存指令计数；一个 kernel 的时间里还有它的全局内存流量和其他一切"
+         "（handouts/zh/misconceptions.md：“32 路冲突让 kernel 慢 32 倍”）。"},
+    {21, "bank 属于共享内存；一次全局内存访问按一个 warp 触及的内存扇区（sector）定价"
+         "（handouts/zh/misconceptions.md：“本地内存在片上并分 bank”）。"},
+};
+
 WarpAccess loads(int width, std::int64_t stride, std::int64_t base = 0, LaneMask lanes = 0xffffffffu) {
   return strided_access(width, MemOp::kLoad, stride, base, lanes);
 }
@@ -233,6 +287,9 @@ std::vector<Question> make_questions() {
         question.hash = sealed.hash;
       }
     }
+    for (const Translated& zh : kConceptZh) {
+      if (zh.number == question.number) question.concept_text_zh = zh.text;
+    }
   }
   return q;
 }
@@ -281,37 +338,133 @@ std::string wrap(const std::string& text, const std::string& prefix, std::size_t
   return out;
 }
 
-Outcome judge(const Question& q, const std::map<int, std::string>& answers) {
+// The UTF-8 sequence starting at text[i]: its length and code point.
+std::size_t utf8_at(const std::string& text, std::size_t i, char32_t& code) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(i + k < text.size() ? text[i + k] : 0); };
+  const unsigned char lead = byte(0);
+  std::size_t length = lead < 0x80 ? 1 : lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 1;
+  code = length == 1 ? lead : lead & (0x7F >> length);
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(k) & 0xC0) != 0x80) {  // not UTF-8: a byte of its own
+      code = lead;
+      return 1;
+    }
+    code = (code << 6) | (byte(k) & 0x3F);
+  }
+  return length;
+}
+
+bool is_han(char32_t code) { return code >= 0x4E00 && code <= 0x9FFF; }
+
+// Chinese punctuation a line must not start with (it closes what comes before).
+bool closes(char32_t code) {
+  for (char32_t c : std::u32string(U"，。、；：？！）”』」》")) {
+    if (code == c) return true;
+  }
+  return false;
+}
+
+// wrap() for text that mixes Chinese and ASCII: a line may break between two
+// Chinese characters, not only at spaces, never before closing punctuation or
+// after an opening one; a Chinese character is two columns wide.
+std::string wrap_zh(const std::string& text, const std::string& prefix, std::size_t width = 78) {
+  struct Unit {
+    std::string text;
+    std::size_t columns = 0;
+    bool space_before = false;
+  };
+  std::vector<Unit> units;
+  bool space = false, glue = false;  // glue: the last unit opened a bracket or quote
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t code = 0;
+    const std::size_t length = utf8_at(text, i, code);
+    const std::string piece = text.substr(i, length);
+    i += length;
+    if (code == ' ' || code == '\t' || code == '\n') {
+      space = true;
+      continue;
+    }
+    const bool ascii = code < 0x80;
+    const std::size_t columns = ascii ? 1 : 2;
+    const bool joins = !units.empty() && !space &&
+                       (glue || closes(code) ||
+                        (ascii && static_cast<unsigned char>(units.back().text.back()) < 0x80));
+    if (joins) {
+      units.back().text += piece;
+      units.back().columns += columns;
+    } else {
+      units.push_back({piece, columns, space});
+    }
+    glue = code == U'（' || code == U'“' || code == U'「';
+    space = false;
+  }
+  std::string out, line;
+  std::size_t used = 0;
+  for (const Unit& unit : units) {
+    const std::size_t gap = line.empty() || !unit.space_before ? 0 : 1;
+    if (!line.empty() && prefix.size() + used + gap + unit.columns > width) {
+      out += prefix + line + "\n";
+      line.clear();
+      used = 0;
+    }
+    if (!line.empty() && unit.space_before) {
+      line += " ";
+      ++used;
+    }
+    line += unit.text;
+    used += unit.columns;
+  }
+  if (!line.empty()) out += prefix + line + "\n";
+  return out;
+}
+
+Outcome judge(const Question& q, const std::map<int, std::string>& answers, Language language) {
+  const bool zh = language == Language::kChinese;
   const auto found = answers.find(q.number);
   const std::string given = found == answers.end() ? "" : found->second;
+  const std::string number = std::to_string(q.number);
   if (given.empty()) {
-    return Outcome::fail("not answered: write your answer after \"" + std::to_string(q.number) + ":\"");
+    return Outcome::fail(zh ? "未作答：请在“" + number + ":”后面写上你的答案"
+                            : "not answered: write your answer after \"" + number + ":\"");
   }
   const std::string answer = normalised(q, given);
   if (answer.empty()) {
-    if (q.kind == Kind::kNumber) return Outcome::fail("\"" + given + "\" is not a whole number: answer with one number");
+    if (q.kind == Kind::kNumber) {
+      return Outcome::fail(zh ? "“" + given + "”不是整数：请写一个整数"
+                              : "\"" + given + "\" is not a whole number: answer with one number");
+    }
     std::string bad;
     letters(given, bad);
     if (!bad.empty()) {
+      if (zh) {
+        return Outcome::fail("“" + given + "”：" +
+                             (q.kind == Kind::kChoice ? std::string("请写一个字母，a 到 d")
+                                                      : std::string("请写字母 a 到 d，字母之间用空格分隔")));
+      }
       return Outcome::fail("\"" + given + "\": answer with " +
                            (q.kind == Kind::kChoice ? std::string("one letter, a to d")
                                                     : std::string("letters a to d, separated by spaces")));
     }
-    return Outcome::fail("\"" + given + "\": this question has one right answer; give one letter");
+    return Outcome::fail(zh ? "“" + given + "”：这道题只有一个正确答案，请只写一个字母"
+                            : "\"" + given + "\": this question has one right answer; give one letter");
   }
-  if (is_answer(q, answer)) return Outcome::pass("your answer: " + answer);
+  if (is_answer(q, answer)) return Outcome::pass((zh ? "你的答案：" : "your answer: ") + answer);
   // The instructor's tree names the right answer and explains it; the
   // student kit has no key, and says what to revisit.
   std::string reason;
   const auto entry = key().find(q.number);
-  if (entry != key().end()) {
-    reason = "your answer: " + answer + "; the right " +
-             (q.kind == Kind::kChoices ? "ones: " : "one: ") + entry->second.answer + "\n" +
-             wrap("why: " + entry->second.why, "");
+  if (entry != key().end() && zh) {
+    reason = "你的答案：" + answer + "；正确答案：" + entry->second.answer + "\n" +
+             wrap_zh("原因：" + entry->second.why_zh, "");
+  } else if (entry != key().end()) {
+    reason = "your answer: " + answer + "; the right " + (q.kind == Kind::kChoices ? "ones: " : "one: ") +
+             entry->second.answer + "\n" + wrap("why: " + entry->second.why, "");
+  } else if (zh) {
+    reason = "你的答案：" + answer + " 不对\n" + wrap_zh("复习：" + q.concept_text_zh, "");
   } else {
     reason = "your answer: " + answer + " is not right\n" + wrap("revisit: " + q.concept_text, "");
   }
-  if (q.kind == Kind::kNumber) reason += "see it: " + banksim_command(q) + "\n";
+  if (q.kind == Kind::kNumber) reason += (zh ? "用 banksim 查看：" : "see it: ") + banksim_command(q) + "\n";
   return Outcome::fail(reason);
 }
 
@@ -400,14 +553,58 @@ std::string answers_template() {
   return out.str();
 }
 
-std::map<int, std::string> read_answers(const std::string& path) {
+namespace {
+
+bool names_chinese(const std::string& path) {
+  const std::string suffix = ".zh.txt";
+  return path.size() >= suffix.size() && path.compare(path.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+bool holds_han(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    char32_t code = 0;
+    i += utf8_at(text, i, code);
+    if (is_han(code)) return true;
+  }
+  return false;
+}
+
+Language language_of(const std::string& path, const std::vector<std::string>& lines) {
+  if (names_chinese(path)) return Language::kChinese;
+  for (const std::string& line : lines) {
+    const std::string text = trim(line);
+    if (!text.empty() && text[0] == '#' && holds_han(text)) return Language::kChinese;
+  }
+  return Language::kEnglish;
+}
+
+bool read_lines(const std::string& path, std::vector<std::string>& lines) {
   std::ifstream in(path);
-  if (!in) throw AnswersError(path + ": cannot read the answers file (is the path right?)");
+  if (!in) return false;
+  for (std::string line; std::getline(in, line);) lines.push_back(line);
+  return true;
+}
+
+}  // namespace
+
+Language sheet_language(const std::string& path) {
+  std::vector<std::string> lines;
+  read_lines(path, lines);
+  return language_of(path, lines);
+}
+
+std::map<int, std::string> read_answers(const std::string& path) {
+  std::vector<std::string> lines;
+  if (!read_lines(path, lines)) {
+    throw AnswersError(path + (names_chinese(path) ? ": 无法读取答卷文件（路径对吗？）"
+                                                   : ": cannot read the answers file (is the path right?)"));
+  }
+  const bool zh = language_of(path, lines) == Language::kChinese;
+  const std::string count = std::to_string(questions().size());
   std::map<int, std::string> answers;
   std::map<int, int> line_of;
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    const std::string text = trim(line);
+  for (int n = 1; n <= static_cast<int>(lines.size()); ++n) {
+    const std::string text = trim(lines[n - 1]);
     if (text.empty() || text[0] == '#') continue;
     const auto colon = text.find(':');
     std::string label = trim(text.substr(0, colon == std::string::npos ? 0 : colon));
@@ -417,22 +614,42 @@ std::map<int, std::string> read_answers(const std::string& path) {
     });
     const std::string where = path + ":" + std::to_string(n) + ": ";
     if (colon == std::string::npos || !numeric) {
-      throw AnswersError(where + "cannot read \"" + text + "\": write the question's number, a colon and the " +
-                         "answer, like \"3: 13\" (comments start with #)");
+      throw AnswersError(where + (zh ? "无法读取“" + text + "”：请写题号、英文冒号和答案，例如“3: 13”（注释以 # 开头）"
+                                     : "cannot read \"" + text + "\": write the question's number, a colon and the " +
+                                           "answer, like \"3: 13\" (comments start with #)"));
     }
-    const int number = std::stoi(label);
+    // A label too long for an int is no question either.
+    const int number = label.size() > 6 ? 0 : std::stoi(label);
     if (number < 1 || number > static_cast<int>(questions().size())) {
-      throw AnswersError(where + "there is no question " + label + " (the quiz has questions 1 to " +
-                         std::to_string(questions().size()) + ")");
+      throw AnswersError(where + (zh ? "没有第 " + label + " 题（测验只有第 1 到第 " + count + " 题）"
+                                     : "there is no question " + label + " (the quiz has questions 1 to " + count +
+                                           ")"));
     }
     if (line_of.count(number)) {
-      throw AnswersError(where + "question " + label + " is answered twice (also on line " +
-                         std::to_string(line_of[number]) + "): keep one answer");
+      const std::string other = std::to_string(line_of[number]);
+      throw AnswersError(where + (zh ? "第 " + label + " 题答了两次（另一次在第 " + other + " 行）：只保留一个答案"
+                                     : "question " + label + " is answered twice (also on line " + other +
+                                           "): keep one answer"));
     }
     line_of[number] = n;
     answers[number] = trim(text.substr(colon + 1));
   }
   return answers;
+}
+
+std::string sheet_to_grade(const std::string& source_dir, bool solutions) {
+  if (solutions) return source_dir + "/solutions/quiz/answers.txt";
+  const auto answered = [](const std::string& path) {
+    try {
+      const auto answers = read_answers(path);
+      return std::any_of(answers.begin(), answers.end(), [](const auto& a) { return !a.second.empty(); });
+    } catch (const AnswersError&) {
+      return true;
+    }
+  };
+  const std::string english = source_dir + "/labs/quiz/answers.txt";
+  const std::string chinese = source_dir + "/labs/quiz/answers.zh.txt";
+  return !answered(english) && std::ifstream(chinese) && answered(chinese) ? chinese : english;
 }
 
 Rubric rubric() {
@@ -451,13 +668,18 @@ Rubric rubric() {
 }
 
 GradeResult grade(const Rubric& rubric, const std::map<int, std::string>& answers, const std::string& path) {
+  return grade(rubric, answers, path, sheet_language(path));
+}
+
+GradeResult grade(const Rubric& rubric, const std::map<int, std::string>& answers, const std::string& path,
+                  Language language) {
   GradeResult result;
   result.rubric = &rubric;
   result.implementation = path;
   for (std::size_t i = 0; i < rubric.checks.size(); ++i) {
     CheckResult r;
     r.check = &rubric.checks[i];
-    r.outcome = judge(questions()[i], answers);
+    r.outcome = judge(questions()[i], answers, language);
     r.score = r.outcome.status == Status::kPass ? r.check->points : 0;
     result.score += r.score;
     result.max_score += r.check->points;

@@ -269,7 +269,7 @@ int grade_quiz(const Config& config, const std::string& impl, bool solutions, co
 // the quiz cannot read is graded as unanswered, after saying why on stderr,
 // so that the stages' results still come.
 GradeResult grade_quiz_file(const Rubric& rubric, const Config& config, bool solutions) {
-  const std::string path = config.source_dir + (solutions ? "/solutions/quiz/answers.txt" : "/labs/quiz/answers.txt");
+  const std::string path = quiz::sheet_to_grade(config.source_dir, solutions);
   std::map<int, std::string> answers;
   try {
     answers = quiz::read_answers(path);

@@ -4,10 +4,13 @@
 // every known-wrong answer fails with its explanation.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <string>
 
@@ -208,4 +211,32 @@ TEST_CASE("question 18: timing the whole kernel does not show conflicts, as the 
   CHECK(quiz::is_answer(q, "a c"));
   CHECK_FALSE(quiz::is_answer(q, "a b c"));
   CHECK(quiz::key().at(18).why.find("Timing the whole kernel does not") != std::string::npos);
+}
+
+TEST_CASE("every explanation of the key has its Chinese one, with the same numbers, for the Chinese sheet") {
+  const auto numbers = [](const std::string& text) {
+    std::set<std::string> found;
+    const std::regex digits(R"(\d+)");
+    for (std::sregex_iterator it(text.begin(), text.end(), digits), end; it != end; ++it) found.insert(it->str());
+    return found;
+  };
+  for (const auto& [number, entry] : quiz::key()) {
+    INFO("question " << number << ": " << entry.why_zh);
+    // A CJK ideograph (U+4E00-U+9FFF) is led by a byte 0xE4-0xE9.
+    CHECK(std::any_of(entry.why_zh.begin(), entry.why_zh.end(), [](char c) {
+      return static_cast<unsigned char>(c) >= 0xE4 && static_cast<unsigned char>(c) <= 0xE9;
+    }));
+    CHECK(numbers(entry.why_zh) == numbers(entry.why));
+    CHECK_FALSE(std::regex_search(entry.why_zh, std::regex("([A-Za-z]{2,} ){3}[A-Za-z]{2,}")));
+  }
+}
+
+TEST_CASE("a question number too long for an int is no question of the quiz, said with file and line") {
+  // std::stoi would throw, and the grader say only "error: stoi".
+  const std::string path = (std::filesystem::temp_directory_path() / "banklab_quiz_big_number.txt").string();
+  std::ofstream(path) << "1: c\n99999999999: 1\n";
+  const auto r = grader("--impl " + path);
+  CHECK(r.status == 2);
+  CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 21)") !=
+        std::string::npos);
 }
