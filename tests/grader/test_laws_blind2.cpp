@@ -8,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "../../grader/labs/common/raw_data.hpp"
 #include "checks.hpp"
 #include "grader_test.hpp"
 #include "raw_answers.hpp"
@@ -17,6 +18,7 @@ namespace {
 using banklab::test::check_output;
 using banklab::test::failing_checks;
 using banklab::test::grade_report;
+using banklab::test::run_grader;
 using banklab::test::test_submission;
 using nlohmann::json;
 
@@ -135,4 +137,27 @@ TEST_CASE("a runner answer with fewer runs than the shapes asked for is refused,
   // A run that did not finish ends the answer: the correctness checks say why.
   const json stopped = {{"runs", {transpose_run(32, 32, true), transpose_run(31, 33, false)}}};
   CHECK(runs_mismatch(stopped, shapes).empty());
+}
+
+TEST_CASE("a run whose raw output is longer than the reference's is refused, not judged on its first bytes") {
+  using banklab::grader::judge_output;
+  std::vector<unsigned char> expected(40);
+  for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<unsigned char>(3 * i + 1);
+  json run = {{"output", harness::base64_encode(expected.data(), expected.size())}};
+  CHECK(judge_output(run, expected, 4)["mismatches"] == 0);
+  std::vector<unsigned char> longer = expected;
+  longer.insert(longer.end(), {9, 9, 9, 9});  // the same 40 bytes and one element more
+  run["output"] = harness::base64_encode(longer.data(), longer.size());
+  const json verdict = judge_output(run, expected, 4);
+  CHECK(!verdict.contains("mismatches"));
+  CHECK(verdict.value("error", "") == "the runner returned 44 bytes of output, the grader expected 40");
+  run["output"] = harness::base64_encode(expected.data(), 36);
+  CHECK(judge_output(run, expected, 4).value("error", "") ==
+        "the runner returned 36 bytes of output, the grader expected 40");
+}
+
+TEST_CASE("a cast of a small integer, (float*)16, to a pointer is refused at its line before the build") {
+  const auto r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "small_address.cu"));
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "small_address.cu:72: a cast from an integer to a pointer"));
 }
