@@ -2,7 +2,7 @@
 // test_sandbox.cpp: run confined they must fail, run plainly they succeed
 // (so the tests that use it can fail). Prints "ok ..." or "denied ...".
 //   sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads
-//   sandbox_probe fork-loop | hog MIB | spin SECONDS | big-file MIB   (what the runtime limits stop:
+//   sandbox_probe fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB   (what the runtime limits stop:
 //   each prints "ok ..." only if it got to the end)
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -153,6 +153,24 @@ int fork_loop() {
   return 0;
 }
 
+// Starts `n` children that live 2 seconds together (the process count is
+// checked every 100 ms), waits for them, and says so: `n` just over or under
+// a process limit.
+int fork_children(int n) {
+  for (int i = 0; i < n; ++i) {
+    const pid_t child = fork();
+    if (child < 0) return denied("fork");
+    if (child == 0) {
+      sleep(2);
+      _exit(0);
+    }
+  }
+  while (wait(nullptr) > 0) {
+  }
+  std::printf("ok fork %d\n", n);
+  return 0;
+}
+
 // Allocates and touches `mib` MiB, 16 MiB every 20 ms.
 int hog(int mib) {
   for (int done = 0; done < mib; done += 16) {
@@ -204,10 +222,11 @@ int main(int argc, char** argv) {
   if (command == "detach" && argc == 3) return detach(argv[0], argv[2]);
   if (command == "sleeping") return sleep(60), 0;
   if (command == "fork-loop") return fork_loop();
+  if (command == "fork" && argc == 3) return fork_children(std::atoi(argv[2]));
   if (command == "hog" && argc == 3) return hog(std::atoi(argv[2]));
   if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
   if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
   std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads | "
-               "fork-loop | hog MIB | spin SECONDS | big-file MIB\n");
+               "fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
   return 2;
 }

@@ -11,6 +11,7 @@
 #include "../../grader/labs/common/raw_data.hpp"
 #include "checks.hpp"
 #include "grader_test.hpp"
+#include "process.hpp"
 #include "raw_answers.hpp"
 
 namespace {
@@ -160,4 +161,23 @@ TEST_CASE("a cast of a small integer, (float*)16, to a pointer is refused at its
   const auto r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "small_address.cu"));
   CHECK(r.status == 2);
   CHECK(contains(r.err, "small_address.cu:72: a cast from an integer to a pointer"));
+}
+
+TEST_CASE("a runner may have 32 processes: 24 children run to the end, 40 stop it as too many") {
+  // The limit GradeContext::call gives every runner; the children live 2
+  // seconds together, long enough for the process count to see them.
+  banklab::grader::ProcessOptions options;
+  options.max_processes = 32;
+  auto children = [&](int n) {
+    return banklab::grader::run_process({SANDBOX_PROBE_PATH, "fork", std::to_string(n)}, 20, options);
+  };
+  const auto few = children(24);
+  INFO(few.out << few.err);
+  CHECK(!few.too_many_processes);
+  CHECK(contains(few.out, "ok fork 24"));
+  const auto many = children(40);  // 41 processes with the probe itself
+  INFO(many.out << many.err);
+  CHECK(many.too_many_processes);
+  CHECK(!contains(many.out, "ok fork"));
+  CHECK(contains(many.describe(20), "32"));
 }
