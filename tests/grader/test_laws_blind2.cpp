@@ -181,3 +181,10 @@ TEST_CASE("a runner may have 32 processes: 24 children run to the end, 40 stop i
   CHECK(!contains(many.out, "ok fork"));
   CHECK(contains(many.describe(20), "32"));
 }
+
+TEST_CASE("a lab file defining a C library function (extern \"C\" __device__ getpid) is refused by the link check") {
+  const auto r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "defines_getpid.cu"));
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "defines_getpid.cu for the CPU emulator is refused: defines_getpid.cu: defines `getpid`, a name "
+                        "of the C library"));
+}
