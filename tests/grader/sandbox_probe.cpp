@@ -226,7 +226,7 @@ int main(int argc, char** argv) {
   if (command == "hog" && argc == 3) return hog(std::atoi(argv[2]));
   if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
   if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
-  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads | "
-               "fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
+  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | "
+               "threads | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
   return 2;
 }

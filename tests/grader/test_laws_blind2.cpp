@@ -36,7 +36,7 @@ double points_of(const json& report, const std::string& check) {
 
 }  // namespace
 
-TEST_CASE("stage 2: a conflict_degree wrong only with all 32 lanes active loses its check, 10 points, naming the case") {
+TEST_CASE("stage 2: a conflict_degree wrong only with 32 active lanes loses its check, 10 points, naming the case") {
   const std::string degree = "conflict_degree on every stride 0-1024 and 1-32 active lanes";
   const auto report = grade_report(test_submission(2, "wrong", "degree_lane_count_mod_32.cu"), 1, 2);
   CHECK(failing_checks(report) == std::set<std::string>{degree});
@@ -50,7 +50,7 @@ TEST_CASE("stage 2: a conflict_degree wrong only with all 32 lanes active loses 
   CHECK(!contains(out, ", 31) ="));
 }
 
-TEST_CASE("stage 2: a row_sums staging one element past its tile loses the findings check, 2 points, and nothing else") {
+TEST_CASE("stage 2: a row_sums staging one element past its tile loses the findings check, 2 points, nothing else") {
   // The store past the tile lands on no data the sums read: the outputs are
   // right, the runs finish, and only the findings check can see it.
   const auto report = grade_report(test_submission(2, "wrong", "rows_stage_one_past.cu"), 1, 2);
@@ -185,6 +185,6 @@ TEST_CASE("a runner may have 32 processes: 24 children run to the end, 40 stop i
 TEST_CASE("a lab file defining a C library function (extern \"C\" __device__ getpid) is refused by the link check") {
   const auto r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "defines_getpid.cu"));
   CHECK(r.status == 2);
-  CHECK(contains(r.err, "defines_getpid.cu for the CPU emulator is refused: defines_getpid.cu: defines `getpid`, a name "
-                        "of the C library"));
+  CHECK(contains(r.err, "defines_getpid.cu for the CPU emulator is refused: "
+                        "defines_getpid.cu: defines `getpid`, a name of the C library"));
 }

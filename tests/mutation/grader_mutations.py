@@ -61,6 +61,7 @@ SUITES = [
     "tests/grader/test_runtime_limits",
     "tests/grader/test_laws",
     "tests/grader/test_laws_blind",
+    "tests/grader/test_laws_blind2",
     "tests/grader/test_quiz",
     "tests/grader/test_quiz_kit",
     "tests/grader/test_quiz_zh",
@@ -87,8 +88,8 @@ SUITES = [
 # An entry is a suite's name, or "name:FILTER" for the doctest test cases
 # of that suite whose names match FILTER (-tc=FILTER, commas between
 # alternatives): test_grader's cases of one stage, not its 50.
-_ANY = ["test_laws", "test_laws_blind", "test_hostile_stages", "test_pricing_grades", "test_runner_answers",
-        "test_alignment"]
+_ANY = ["test_laws", "test_laws_blind", "test_laws_blind2", "test_hostile_stages", "test_pricing_grades",
+        "test_runner_answers", "test_alignment"]
 _STAGE_CASES = {
     1: "test_grader:*stage 1*",
     2: "test_grader:*stage 2*",
@@ -113,15 +114,18 @@ RELEVANT = {
     "grader/quiz/quiz.cpp": ["test_quiz", "test_quiz_kit", "test_quiz_zh", "test_laws_blind"],
     f"{SRC}/source_check.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_source_verdicts",
                                 "test_hostile_stages", "test_grader:host code*,code that differs*,*include*"],
-    f"{SRC}/ast_check.cpp": ["test_source_check", "test_laws_blind", "test_source_verdicts", "test_hostile_stages",
-                             "test_grader:host code*,code that differs*,*include*"],
+    f"{SRC}/ast_check.cpp": ["test_laws_blind2", "test_source_check", "test_laws_blind", "test_source_verdicts",
+                             "test_hostile_stages", "test_grader:host code*,code that differs*,*include*"],
     f"{SRC}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages",
                             "test_grader:*stage 1*,a file written*"],
-    f"{SRC}/link_check.cpp": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader:host code*"],
-    f"{SRC}/lab_object_allowlist.inc": ["test_guard", "test_hostile_stages", "test_sandbox", "test_grader:host code*"],
+    f"{SRC}/link_check.cpp": ["test_laws_blind2", "test_guard", "test_hostile_stages", "test_sandbox",
+                              "test_grader:host code*"],
+    f"{SRC}/lab_object_allowlist.inc": ["test_laws_blind2", "test_guard", "test_hostile_stages", "test_sandbox",
+                                        "test_grader:host code*"],
     f"{SRC}/sandbox.cpp": ["test_sandbox", "test_runtime_limits", "test_hostile_stages",
                            "test_grader:*include*,JSON printed*"],
-    f"{SRC}/process.cpp": ["test_runtime_limits", "test_sandbox", "test_grader:*infinite loop*,JSON printed*"],
+    f"{SRC}/process.cpp": ["test_laws_blind2", "test_runtime_limits", "test_sandbox",
+                           "test_grader:*infinite loop*,JSON printed*"],
     f"{SRC}/nvcc_check.cpp": ["test_nvcc", "test_laws_blind"],
 }
 TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
@@ -129,7 +133,9 @@ TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in S
 # Suites that compile a grader source themselves (not only through the
 # grader): a mutation of that source is tried on them first.
 COMPILED_INTO = {
-    f"{SRC}/raw_answers.cpp": ["test_raw_answers"],
+    f"{SRC}/raw_answers.cpp": ["test_raw_answers", "test_laws_blind2"],
+    f"{SRC}/checks.cpp": ["test_laws_blind2"],
+    f"{SRC}/process.cpp": ["test_laws_blind2"],
     f"{SRC}/ncu_check.cpp": ["test_ncu"],
     f"{SRC}/ast_check.cpp": ["test_source_check"],
     f"{SRC}/sandbox.cpp": ["test_sandbox", "test_ncu"],
