@@ -133,8 +133,10 @@ TEST_CASE("a runner answer with fewer runs than the shapes asked for is refused,
   CHECK(runs_mismatch(short_of_one, shapes) ==
         "the runner's answer does not match the request: 2 runs for 3 shapes (32x32,31x33,33x31)");
   const json one = {{"runs", {transpose_run(32, 32, true)}}};
-  CHECK(contains(runs_mismatch(one, shapes), "1 runs for 3 shapes"));
-  CHECK(contains(runs_mismatch(json{{"runs", json::array()}}, shapes), "0 runs for 3 shapes"));
+  // (Not "1 runs": the count's noun is the grader's wording, free to change.)
+  CHECK(contains(runs_mismatch(one, shapes), "does not match the request: 1 "));
+  CHECK(contains(runs_mismatch(one, shapes), "for 3 shapes"));
+  CHECK(contains(runs_mismatch(json{{"runs", json::array()}}, shapes), "does not match the request: 0 "));
   // A run that did not finish ends the answer: the correctness checks say why.
   const json stopped = {{"runs", {transpose_run(32, 32, true), transpose_run(31, 33, false)}}};
   CHECK(runs_mismatch(stopped, shapes).empty());
