@@ -133,6 +133,14 @@ void require_source(const std::string& source) {
 
 }  // namespace
 
+std::string grader_code_digest(const Config& config) {
+  std::error_code error;
+  const fs::path exe = fs::canonical("/proc/self/exe", error);
+  if (error) return "unknown grader";
+  return kit_file_digest(config, exe.string()) + " " +
+         kit_file_digest(config, (exe.parent_path() / "libbanklab_ast_check.so").string());
+}
+
 std::vector<fs::path> kit_headers(const Config& config) {
   std::vector<fs::path> headers;
   for (const std::string& dir : config.kernel_include_dirs) {
@@ -182,6 +190,7 @@ std::string RunnerBuilder::cpu_runner(const LabFiles& lab, const std::string& so
   for (const auto& flag : config_.cpu_link_flags) hash.add_arg(flag);
   hash.add("link: runner library first, -u main");  // the link order the secret relies on
   hash.add(lab_object_allowlist());                  // the link check and the guard's marking
+  hash.add(grader_code_digest(config_));             // the link check's and the guard's code
   hash.add("guard: data renamed, memcpy/memmove/memset/printf redirected, sanitizer constructor removed");
   // The compatibility headers compiled into every runner: a kit update that
   // changes them must rebuild the runners.

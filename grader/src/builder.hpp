@@ -30,6 +30,11 @@ class BuildError : public std::runtime_error {
 /// Every file of the kit's CUDA headers for the emulator (the include
 /// folders kernel code is compiled with), sorted: what a cache key must cover.
 std::vector<std::filesystem::path> kit_headers(const Config& config);
+/// The digest of the grader's own code: its executable and the source-check
+/// library beside it. Cached runners and source-check records carry it in
+/// their keys, so that a grader whose checks changed (an upgrade, a fix)
+/// never reuses what an earlier one built or passed.
+std::string grader_code_digest(const Config& config);
 
 /// Where the student kit keeps a stage's compiled reference kernels:
 /// grader/labs/labNN/reference/solution_gpu.o.

@@ -78,7 +78,9 @@ std::vector<std::string> confined_environment(const ProcessOptions& options, con
   }
   const bool inside = mode == SandboxMode::kBubblewrap;  // the scratch folder is /scratch there
   env.push_back("HOME=" + (inside ? std::string("/scratch") : scratch));
-  env.push_back("TMPDIR=" + (inside ? std::string("/tmp") : scratch));
+  // The private scratch folder, not /tmp: a lab file kept in /tmp has its
+  // folder shown read-only over the sandbox's own /tmp (compile_view).
+  env.push_back("TMPDIR=" + (inside ? std::string("/scratch") : scratch));
   for (const std::string& setting : options.environment) env.push_back(setting);
   if (options.answer_channel) env.push_back("BANKLAB_ANSWER_FD=3");
   if (!options.secret.empty()) env.push_back("BANKLAB_SECRET_FD=4");

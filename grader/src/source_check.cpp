@@ -140,6 +140,7 @@ SourceReport check_source_impl(const Config& config, const std::string& source, 
   }();
   key_text += "\n" + headers + "\n" + kAstRulesVersion + "\n" + contract_text(contract);
   key_text += "\nnvcc " + config.nvcc;  // a record without the nvcc step is no record of it
+  key_text += "\n" + grader_code_digest(config);  // the checks' own code, not only kAstRulesVersion
   const std::string record = config.cache_dir() + "/source-" + fnv(key_text) + ".json";
   {
     // {"includes": {file: hash}, "problems": {item: message}}

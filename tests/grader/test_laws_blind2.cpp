@@ -5,6 +5,9 @@
 // check function says on an answer built by hand.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
+#include <cstdlib>
 #include <set>
 #include <string>
 
@@ -189,4 +192,18 @@ TEST_CASE("a lab file defining a C library function (extern \"C\" __device__ get
   CHECK(r.status == 2);
   CHECK(contains(r.err, "defines_getpid.cu for the CPU emulator is refused: "
                         "defines_getpid.cu: defines `getpid`, a name of the C library"));
+}
+
+TEST_CASE("a lab file kept in /tmp grades as anywhere else: the sandbox's own /tmp is not where its folder is shown") {
+  // Its folder (/tmp itself) is shown read-only to the compile steps; with
+  // TMPDIR=/tmp inside bubblewrap that covered the private /tmp, and nvcc
+  // could not write its temporary files ("Could not open output file").
+  const std::string file = "/tmp/banklab-lab-in-tmp-" + std::to_string(getpid()) + ".cu";
+  std::filesystem::copy_file(banklab::test::source_dir() + "/solutions/03-padded-transpose/transpose.cu", file,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto run = run_grader("--lab 3 --backend cpu --seed 3 --impl " + file);
+  INFO(run.out << run.err);
+  CHECK(run.status == 0);
+  CHECK(run.out.find("Score: 90/90") != std::string::npos);
+  std::filesystem::remove(file);
 }

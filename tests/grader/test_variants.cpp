@@ -239,7 +239,7 @@ TEST_CASE("a gradebook without variants has no variant column") {
   CHECK_FALSE(book["submissions"][0].contains("variant"));
 }
 
-TEST_CASE("stage 2: four predictions ask about the variant's strides; written-in answers fail another variant") {
+TEST_CASE("stage 2: four predictions ask about the variant's strides, and written-in answers fail another variant") {
   const std::string lab02 = source_dir() + "/tests/grader/lab02/variants/";
   const std::string solution = source_dir() + "/solutions/02-stride-gcd/stride.cu";
   const std::string p3 = "prediction P3: lane l reads word R l (R = BANKLAB_P3_STRIDE)";
