@@ -407,7 +407,7 @@ TEST_CASE("stage 1: a const prediction array and an inline word_of lose exactly 
 TEST_CASE("stage 2: a short prediction array is never read, and a static kernel loses only its own checks") {
   const std::string file = changed_solution(
       "02-stride-gcd", "stride.cu",
-      {{"int predicted_wavefronts[10] = {1, 2, 8, 1, 16, 1, 1, 8, 2, 8};", "int predicted_wavefronts[2] = {1, 2};"},
+      {{"int predicted_wavefronts[10] = {1, 2, kP3, kP4, kP5, 1, 1, 8, 2, kP10};", "int predicted_wavefronts[2] = {1, 2};"},
        {"__global__ void transpose16(", "static __global__ void transpose16("}},
       "lab02");
   const Graded g = grade(2, file);
@@ -416,7 +416,7 @@ TEST_CASE("stage 2: a short prediction array is never read, and a static kernel 
   for (const auto& c : g.report["checks"]) {
     const std::string name = c["name"];
     if (name.rfind("prediction", 0) == 0)
-      CHECK(c["output"].get<std::string>().find("`predicted_wavefronts` is `int[2]` (line 220), not `int[10]`") !=
+      CHECK(c["output"].get<std::string>().find("`predicted_wavefronts` is `int[2]` (line 248), not `int[10]`") !=
             std::string::npos);
     if (name.rfind("transpose16", 0) == 0 && c["status"] != "skip")
       CHECK(c["output"].get<std::string>().find("`transpose16` is static") != std::string::npos);
@@ -424,8 +424,9 @@ TEST_CASE("stage 2: a short prediction array is never read, and a static kernel 
 }
 
 TEST_CASE("stage 3: a missing prediction array loses the two predictions with the declaration to write") {
-  const std::string file = changed_solution("03-padded-transpose", "transpose.cu",
-                                            {{"int predicted_wavefronts[2] = {32, 1};", ""}}, "lab03");
+  const std::string file = changed_solution(
+      "03-padded-transpose", "transpose.cu", {{"int predicted_wavefronts[2] = {kP1Wavefronts, kP2Wavefronts};", ""}},
+      "lab03");
   const Graded g = grade(3, file);
   REQUIRE(g.status == 1);
   only_these_fail(g.report, {"prediction"}, "declare `int predicted_wavefronts[2]` at file scope");
