@@ -8,6 +8,7 @@
 #include <atomic>
 #include <cstdio>
 #include <random>
+#include <sstream>
 
 #include <chrono>
 #include <filesystem>
@@ -201,15 +202,98 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   return keep(std::move(answer));
 }
 
+namespace {
+
+// The shapes of a run over "WIDTHxHEIGHT" shapes whose elements add up to a
+// large run (one that takes most of a stage's time on its own), or nothing:
+// only such a run is worth a process per shape.
+std::vector<std::string> large_shape_list(const std::vector<std::string>& args) {
+  constexpr long long kLargeElements = 1ll << 20;
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] != "--shapes") continue;
+    std::vector<std::string> shapes;
+    long long elements = 0;
+    std::istringstream list(args[i + 1]);
+    std::string item;
+    while (std::getline(list, item, ',')) {
+      long long w = 0, h = 0;
+      char rest = 0;
+      if (std::sscanf(item.c_str(), "%lldx%lld%c", &w, &h, &rest) != 2 || w < 1 || h < 1) return {};
+      elements += w * h;
+      shapes.push_back(item);
+    }
+    return shapes.size() >= 2 && elements >= kLargeElements ? shapes : std::vector<std::string>{};
+  }
+  return {};
+}
+
+std::vector<std::string> with_shapes(std::vector<std::string> args, const std::string& shapes) {
+  for (std::size_t i = 0; i + 1 < args.size(); ++i) {
+    if (args[i] == "--shapes") args[i + 1] = shapes;
+  }
+  return args;
+}
+
+// A run of an answer that stopped the runner's list there (an error, a
+// kernel that did not finish): the runs after it were never made.
+bool stops_the_list(const nlohmann::json& run) {
+  return run.contains("error") ||
+         (run.contains("report") && run["report"].contains("completed") && run["report"]["completed"].is_boolean() &&
+          !run["report"]["completed"].get<bool>());
+}
+
+}  // namespace
+
 const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
   std::vector<std::string> full = args;
   full.insert(full.end(), {"--time-limit", std::to_string(time_limit_ * 0.8)});
+  // With runs side by side, a large run over several shapes is made as one
+  // run per shape (same arguments but --shapes), and the answers are joined
+  // as the runner would have made them: each shape's run in order, up to the
+  // first that stopped the list. Every run's command line has the one form.
+  const std::vector<std::string> shapes = split_large_runs_ ? large_shape_list(full) : std::vector<std::string>{};
   if (discovering_) {
-    if (std::find(noted_.begin(), noted_.end(), full) == noted_.end()) noted_.push_back(full);
+    auto note = [&](const std::vector<std::string>& run) {
+      if (std::find(noted_.begin(), noted_.end(), run) == noted_.end()) noted_.push_back(run);
+    };
+    if (shapes.empty()) note(full);
+    for (const std::string& shape : shapes) note(with_shapes(full, shape));
     not_run_.error = "not run yet";
     return not_run_;
   }
-  return call(cpu_runner_, full, "emulator");
+  if (shapes.empty()) return call(cpu_runner_, full, "emulator");
+  std::string key = "emulator, joined";
+  for (const auto& a : full) key += " " + a;
+  {
+    const std::lock_guard<std::mutex> hold(answers_mutex_);
+    auto found = answers_.find(key);
+    if (found != answers_.end()) return found->second;
+  }
+  RunnerAnswer joined;
+  for (const std::string& shape : shapes) {
+    const RunnerAnswer& part = call(cpu_runner_, with_shapes(full, shape), "emulator");
+    joined.printed += part.printed;
+    if (!part.ok || !part.data.contains("runs") || !part.data["runs"].is_array()) {
+      // As the single run would have ended: this part's reason (no answer,
+      // or the runner's own error).
+      RunnerAnswer failed = part;
+      failed.printed = joined.printed;
+      joined = std::move(failed);
+      break;
+    }
+    if (!joined.data.is_object()) {
+      joined = part;
+      joined.data["runs"] = nlohmann::json::array();
+    }
+    bool stopped = false;
+    for (const auto& run : part.data["runs"]) {
+      joined.data["runs"].push_back(run);
+      if (stops_the_list(run)) stopped = true;
+    }
+    if (stopped) break;
+  }
+  const std::lock_guard<std::mutex> hold(answers_mutex_);
+  return answers_.emplace(key, std::move(joined)).first->second;
 }
 
 const RunnerAnswer& GradeContext::gpu(const std::vector<std::string>& args) {
@@ -325,6 +409,7 @@ GradeResult grade(const Rubric& rubric, GradeContext& context, const std::string
   // answer (none today) still runs when asked.
   const unsigned jobs = context.runner_jobs();
   if (jobs > 1) {
+    context.set_split_large_runs(true);
     context.set_discovering(true);
     for (const Check& check : rubric.checks) {
       if (check.gpu_only && context.backend() != Backend::kGpu) continue;

@@ -73,6 +73,9 @@ class GradeContext {
   /// While on, cpu() and gpu() run nothing: they note the emulator runs a
   /// check asks for and answer "not run" (grade() runs every check so once).
   void set_discovering(bool on) { discovering_ = on; }
+  /// While on, cpu() makes a large run over several shapes as one run per
+  /// shape (side by side in run_noted()) and joins their answers.
+  void set_split_large_runs(bool on) { split_large_runs_ = on; }
   /// Runs the emulator runs noted while discovering, `jobs` at a time, so
   /// that the checks find their answers ready (memoized as cpu() does).
   void run_noted(unsigned jobs);
@@ -101,6 +104,7 @@ class GradeContext {
   std::map<std::string, RunnerAnswer> answers_;
   std::mutex answers_mutex_;  ///< answers_ is shared by run_noted()'s threads
   bool discovering_ = false;
+  bool split_large_runs_ = false;
   std::vector<std::vector<std::string>> noted_;  ///< cpu() arguments asked for while discovering
   RunnerAnswer not_run_;  ///< what cpu() and gpu() answer while discovering
   unsigned runner_jobs_ = 0;

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Mutation check of the grader's tests: puts each bug into the grader, one at
 a time, rebuilds it and runs the grader's test suites until one fails; a bug
-is caught when a suite fails (or the grader no longer builds).
+is caught when a suite fails (a mutation the grader no longer builds with is
+INVALID and left out of the count).
 
     python3 tests/mutation/grader_mutations.py BUILD_DIR [options] [WORDS]
 
@@ -395,7 +396,8 @@ def check_mutation(build_dir, rel, seconds, timeout, start, relevant=False):
     t0 = time.monotonic()
     say(f"    building ({minutes(start())} elapsed)")
     if build(build_dir).returncode != 0:
-        return "caught (does not build)"
+        # Not a catch: a bug the compiler refuses is no measure of the tests.
+        return "INVALID (does not build)"
     say(f"    built in {minutes(time.monotonic() - t0)}")
     order = suite_order(rel, seconds, relevant)
     unsure = []
@@ -502,6 +504,10 @@ def main():
         say(f"{verdict:{width}}  {name}")
     caught = sum(v.startswith("caught") for _, v in results)
     equivalent = sum(v == "survived (equivalent)" for _, v in results)
+    invalid = sum(v.startswith("INVALID") for _, v in results)
+    if invalid:
+        say(f"{invalid} mutation(s) did not build: fix them (they are left out of the count)")
+        results = [(n, v) for n, v in results if not v.startswith("INVALID")]
     say(f"\n{caught} of {len(results)} mutations caught" +
         (f" ({equivalent} more marked equivalent; {caught} of {len(results) - equivalent} others)" if equivalent else "") +
         (f"; {len(chosen) - len(results)} not run (stopped)" if len(results) < len(chosen) else "") +

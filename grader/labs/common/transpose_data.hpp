@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -40,12 +39,30 @@ inline std::vector<Shape> parse_shapes(const std::string& text) {
   return shapes;
 }
 
-/// Random input for one shape: the same seed and shape give the same data.
+/// The seeded sequence behind every input (SplitMix64): one multiply-xorshift
+/// step per value, several times faster than std::mt19937_64 with a
+/// distribution; inputs are made twice (in the runner and in the grader, to
+/// judge the output) and a large shape has millions of elements.
+class InputBits {
+ public:
+  explicit InputBits(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  }
+
+ private:
+  std::uint64_t state_;
+};
+
+/// Random input for one shape: the same seed and shape give the same data,
+/// floats in [-1000, 1000) on a grid of 2^24 steps.
 inline std::vector<float> make_input(Shape s, std::uint64_t seed) {
-  std::mt19937_64 rng(seed ^ (static_cast<std::uint64_t>(s.width) << 32) ^ static_cast<std::uint64_t>(s.height));
-  std::uniform_real_distribution<float> value(-1000.0f, 1000.0f);
+  InputBits rng(seed ^ (static_cast<std::uint64_t>(s.width) << 32) ^ static_cast<std::uint64_t>(s.height));
   std::vector<float> in(static_cast<std::size_t>(s.width) * static_cast<std::size_t>(s.height));
-  for (float& v : in) v = value(rng);
+  for (float& v : in) v = -1000.0f + static_cast<float>(rng.next() >> 40) * (2000.0f / 16777216.0f);
   return in;
 }
 
@@ -54,18 +71,18 @@ inline std::vector<float> make_input(Shape s, std::uint64_t seed) {
 /// the NaN poison below never looks like an input.
 template <class Bits>
 std::vector<Bits> make_input_bits(Shape s, std::uint64_t seed) {
-  std::mt19937_64 rng(seed * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(s.width) << 32) ^
-                      static_cast<std::uint64_t>(s.height) ^ sizeof(Bits));
+  InputBits rng(seed * 0x9e3779b97f4a7c15ull ^ (static_cast<std::uint64_t>(s.width) << 32) ^
+                static_cast<std::uint64_t>(s.height) ^ sizeof(Bits));
   std::vector<Bits> in(static_cast<std::size_t>(s.width) * static_cast<std::size_t>(s.height));
   for (Bits& v : in) {
+    const std::uint64_t r = rng.next();
     if (sizeof(Bits) == 8) {
-      std::uniform_real_distribution<double> value(-1e6, 1e6);
-      const double d = value(rng);
+      // [-1e6, 1e6) on a grid of 2^53 steps.
+      const double d = -1e6 + static_cast<double>(r >> 11) * (2e6 / 9007199254740992.0);
       std::memcpy(&v, &d, sizeof v);
     } else {
       // half: exponent below 31 (finite), any mantissa, either sign.
-      v = static_cast<Bits>(std::uniform_int_distribution<unsigned>(0, 0x7bffu)(rng) |
-                            (std::uniform_int_distribution<unsigned>(0, 1)(rng) << 15));
+      v = static_cast<Bits>(static_cast<unsigned>((r >> 16) % 0x7c00u) | (static_cast<unsigned>(r >> 63) << 15));
     }
   }
   return in;
