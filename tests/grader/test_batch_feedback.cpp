@@ -40,7 +40,7 @@ const nlohmann::json& check_of(const nlohmann::json& row, const std::string& nam
 }
 
 const std::string kRead = "tile read costs 1 wavefront per warp instruction";
-const std::string kFaster = "at least 1.5x faster than the conflicted tile";
+const std::string kFaster = "at least 1.2x faster than the conflicted tile";
 
 }  // namespace
 

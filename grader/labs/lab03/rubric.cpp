@@ -143,6 +143,16 @@ Outcome check_shared_size(GradeContext& ctx, const Params& p) {
                             "more shared memory per block can mean fewer blocks per SM");
 }
 
+// The GPU's limits, from the H200 (tests/data/gpu/h200_merged/batch, 8192x8192,
+// median of 20): conflict-free correct files ran 1.39x to 2.2x faster than the
+// conflicted tile and at 1.0x to 1.57x the reference's time (the slower ones
+// only because nvcc does not unroll a row loop that starts at threadIdx.y or
+// ends at a bound known at run time); conflicted tiles ran at 1.0x and 2.2x.
+// The limits lie between, so that no conflict-free kernel loses points for
+// how nvcc scheduled it.
+constexpr double kMinSpeedup = 1.2;
+constexpr double kMaxOfSolution = 1.8;
+
 Outcome check_speedup(GradeContext& ctx, bool against_solution) {
   const RunnerAnswer& a = ctx.gpu({"time", "--size", std::to_string(kTimingSize), "--repeats", "20"});
   if (!a.ok) return not_answered(a);
@@ -153,8 +163,8 @@ Outcome check_speedup(GradeContext& ctx, bool against_solution) {
   out.precision(3);
   out << std::fixed << "median of 20 runs, " << kTimingSize << "x" << kTimingSize << " floats: yours " << student
       << " ms, conflicted tile " << conflicted << " ms, reference solution " << solution << " ms";
-  if (against_solution) return check_ratio(out.str(), "yours / solution", student / solution, 1.10, false);
-  return check_ratio(out.str(), "speed-up over the conflicted tile", conflicted / student, 1.5, true);
+  if (against_solution) return check_ratio(out.str(), "yours / solution", student / solution, kMaxOfSolution, false);
+  return check_ratio(out.str(), "speed-up over the conflicted tile", conflicted / student, kMinSpeedup, true);
 }
 
 // The two predictions: the column read of tile[32][32] and of tile[32][33],
@@ -245,9 +255,9 @@ Rubric lab03_rubric_of(const Variant& variant) {
     add(prediction_check_name(p, i), "predictions", 5, {}, false,
         [p, i](GradeContext& c) { return check_predicted(c, p, i); });
   }
-  const std::string faster = "at least 1.5x faster than the conflicted tile";
+  const std::string faster = "at least 1.2x faster than the conflicted tile";
   add(faster, "performance", 10, {square}, true, [](GradeContext& c) { return check_speedup(c, false); });
-  add("within 10% of the reference solution", "performance", 5, {square}, true,
+  add("at most 1.8x the reference solution's time", "performance", 5, {square}, true,
       [](GradeContext& c) { return check_speedup(c, true); });
   add("Nsight Compute shared wavefronts match the emulator", "performance", 5, {square}, true, check_ncu);
   return r;
