@@ -313,7 +313,39 @@ SourceLocation parse_frame(const std::string& function, const std::string& file_
 
 }  // namespace
 
+namespace {
+std::unordered_map<std::uintptr_t, SourceLocation> resolve_uncached(const std::vector<std::uintptr_t>& all_addresses);
+}  // namespace
+
 std::unordered_map<std::uintptr_t, SourceLocation> resolve(const std::vector<std::uintptr_t>& all_addresses) {
+  // Launch after launch a program asks for the same kernel's lines: each
+  // address goes to addr2line once per process (a run of addr2line reads the
+  // whole executable's line table, tens of milliseconds).
+  // Recursive: the crash report resolves its frames, also for a crash
+  // inside this function.
+  static std::recursive_mutex mutex;
+  static std::unordered_map<std::uintptr_t, SourceLocation> known;
+  const std::lock_guard<std::recursive_mutex> lock(mutex);
+  std::unordered_map<std::uintptr_t, SourceLocation> out;
+  std::vector<std::uintptr_t> unknown;
+  for (std::uintptr_t pc : all_addresses) {
+    const auto found = known.find(pc);
+    if (found != known.end()) {
+      out[pc] = found->second;
+    } else if (out.emplace(pc, SourceLocation{}).second) {
+      unknown.push_back(pc);
+    }
+  }
+  if (!unknown.empty()) {
+    const auto fresh = resolve_uncached(unknown);
+    for (const auto& [pc, where] : fresh) out[pc] = known[pc] = where;
+  }
+  return out;
+}
+
+namespace {
+
+std::unordered_map<std::uintptr_t, SourceLocation> resolve_uncached(const std::vector<std::uintptr_t>& all_addresses) {
   std::unordered_map<std::uintptr_t, SourceLocation> out;
   for (std::uintptr_t pc : all_addresses) out[pc] = SourceLocation{};
   // Only addresses in this executable have lines there (a crash's frames
@@ -363,5 +395,7 @@ std::unordered_map<std::uintptr_t, SourceLocation> resolve(const std::vector<std
   }
   return out;
 }
+
+}  // namespace
 
 }  // namespace banklab::emu::detail
