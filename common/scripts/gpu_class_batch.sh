@@ -5,7 +5,8 @@
 # GPU hold (BANKLAB_GPU_LOCK_LOG), checks that no two holds of one GPU
 # overlapped, writes the class report, and prints the wall time.
 #   common/scripts/gpu_class_batch.sh OUT_DIR [JOBS]    (JOBS default: the CPU count)
-# BANKLAB_BACKEND=cpu runs the same class on the emulator (a dry run without a GPU).
+# BANKLAB_BACKEND=cpu runs the same class on the emulator (a dry run without a GPU);
+# BANKLAB_DISTINCT=1 makes the 40 files distinct (each builds its own runner).
 set -eu
 kit=$(cd "$(dirname "$0")/../.." && pwd)
 out=${1:?usage: gpu_class_batch.sh OUT_DIR [JOBS]}
@@ -23,6 +24,9 @@ while [ $i -le 39 ]; do
   n=$(( (i - 1) % files + 1 ))
   eval "file=\${$n}"
   cp "$file" "$out/class/s$(printf %02d $i).cu"
+  # BANKLAB_DISTINCT=1: no two files alike (a comment line apart), so that
+  # none reuses another's build, as in a real class.
+  [ "${BANKLAB_DISTINCT:-0}" = 1 ] && printf '// submission %d\n' "$i" >>"$out/class/s$(printf %02d $i).cu"
   i=$((i + 1))
 done
 printf '__global__ void transpose_padded(float* out, const float* in, int w, int h) { out[0] = in[0] }\n' \
