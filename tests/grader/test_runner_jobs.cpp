@@ -55,6 +55,11 @@ TEST_CASE("--runner-jobs 2 grades as --runner-jobs 1: same verdicts, points and 
   same_both_ways("--lab 3 --backend cpu --seed 7 --impl " + root + "/tests/grader/lab03/wrong/conflicted_tile.cu");
   same_both_ways("--lab 5 --backend cpu --seed 7 --impl " + root + "/tests/grader/lab05/wrong/double_pad2.cu");
   same_both_ways("--lab 2 --backend cpu --seed 7 --impl " + root + "/tests/grader/lab02/wrong/rows_pitch_66.cu");
+  // Side by side, the large two-shape runs are made one shape per run and
+  // joined: a kernel that crashes or fails an assertion there must read the
+  // same as from one run.
+  same_both_ways("--lab 3 --backend cpu --seed 7 --impl " + root + "/tests/grader/lab03/wrong/oob_write.cu");
+  same_both_ways("--lab 3 --backend cpu --seed 7 --impl " + root + "/tests/grader/lab03/wrong/failed_assert.cu");
 }
 
 TEST_CASE("--runner-jobs: a file that never finishes times out the same way") {
