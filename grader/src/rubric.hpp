@@ -40,6 +40,8 @@ struct RunnerAnswer {
   std::string error;  ///< for the student: crashed, timed out, CUDA error...
   nlohmann::json data;
   std::string printed;  ///< what the code under test printed (stdout, stderr), capped
+  double seconds = 0;   ///< wall time of the run(s) behind it
+  bool ahead = false;   ///< made by run_noted() before any check asked for it
 };
 
 class GradeContext {
@@ -79,6 +81,9 @@ class GradeContext {
   /// Runs the emulator runs noted while discovering, `jobs` at a time, so
   /// that the checks find their answers ready (memoized as cpu() does).
   void run_noted(unsigned jobs);
+  /// Seconds of the runs made ahead (run_noted) that were handed to a check
+  /// for the first time since the last call: the check they are charged to.
+  double take_ahead_seconds();
   /// Emulator runs at a time for run_noted(): 0 picks the idle cores.
   void set_runner_jobs(unsigned jobs) { runner_jobs_ = jobs; }
   unsigned runner_jobs() const;
@@ -87,7 +92,10 @@ class GradeContext {
   std::string declaration_problem(const std::string& check) const;
 
  private:
-  const RunnerAnswer& call(const std::string& runner, const std::vector<std::string>& args, const char* what);
+  const RunnerAnswer& call(const std::string& runner, const std::vector<std::string>& args, const char* what,
+                           bool ahead = false);
+  /// Notes an answer handed to a check: one made ahead is charged once.
+  const RunnerAnswer& hand_out(const RunnerAnswer& answer);
 
   const Config& config_;
   const LabFiles& lab_;
@@ -103,6 +111,8 @@ class GradeContext {
   std::map<std::string, std::string> declaration_problems_;  ///< contract item -> message
   std::map<std::string, RunnerAnswer> answers_;
   std::mutex answers_mutex_;  ///< answers_ is shared by run_noted()'s threads
+  std::vector<const RunnerAnswer*> charged_;  ///< answers made ahead, already charged to a check
+  double ahead_seconds_ = 0;
   bool discovering_ = false;
   bool split_large_runs_ = false;
   std::vector<std::vector<std::string>> noted_;  ///< cpu() arguments asked for while discovering
