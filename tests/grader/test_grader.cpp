@@ -567,6 +567,8 @@ TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
        kChunkFindings, "misaligned shared access"},
       {"chunk_pad_four_floats.cu", {kChunkMap, kChunkSize}, kChunkSize, "4608 bytes"},
       {"chunk_wrong_bits.cu", {kChunkMap, kChunkRead}, kChunkRead, "yours: 16 wavefronts, expected: 4"},
+      // A 2-way conflict: rows r and r + 4 of a quarter-warp's eight collide.
+      {"chunk_row_mod4.cu", {kChunkMap, kChunkRead}, kChunkMap, "rows 0 and 4 both land in physical chunk 0"},
       {"row_collision.cu",
        {kMapRow, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize}, kMapRow,
        "row 0: columns 0 and 1 both go to 1"},
