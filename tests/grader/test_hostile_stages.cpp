@@ -101,6 +101,14 @@ TEST_CASE("stage 4: kernels that recognise the pricing run, copy global to globa
        write,
        "on 32x32: transpose_swizzled stored 256 floats in shared memory for 1024 output floats, at least 1024 "
        "expected: every element goes through the tile"},
+      // Every element stored and loaded back by the thread that stored it:
+      // the traffic is there, the exchange between threads is not.
+      {"lab04/hostile/own_words.cu",
+       80,
+       {read, size},
+       read,
+       "transpose_swizzled's shared loads read back only what the same threads stored (each lane the words it "
+       "wrote itself, in the same warp): nothing moves between threads through shared memory"},
       {"lab04/hostile/chunk_read_once.cu",
        85,
        {chunk_read},
