@@ -254,12 +254,11 @@ std::vector<std::string> with_shapes(std::vector<std::string> args, const std::s
   return args;
 }
 
-// A run of an answer that stopped the runner's list there (an error, a
-// kernel that did not finish): the runs after it were never made.
-bool stops_the_list(const nlohmann::json& run) {
-  return run.contains("error") ||
-         (run.contains("report") && run["report"].contains("completed") && run["report"]["completed"].is_boolean() &&
-          !run["report"]["completed"].get<bool>());
+// A run after which the runner made no more of its list (it says so: a
+// time limit, or for some tasks any run that did not finish; a crash of a
+// transpose does not end its list).
+bool ends_the_list(const nlohmann::json& run) {
+  return run.contains("ends_list") && run["ends_list"].is_boolean() && run["ends_list"].get<bool>();
 }
 
 }  // namespace
@@ -270,7 +269,7 @@ const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
   // With runs side by side, a large run over several shapes is made as one
   // run per shape (same arguments but --shapes), and the answers are joined
   // as the runner would have made them: each shape's run in order, up to the
-  // first that stopped the list. Every run's command line has the one form.
+  // first after which the runner would have made no more. Every run's command line has the one form.
   const std::vector<std::string> shapes = split_large_runs_ ? large_shape_list(full) : std::vector<std::string>{};
   if (discovering_) {
     auto note = [&](const std::vector<std::string>& run) {
@@ -308,7 +307,7 @@ const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
     bool stopped = false;
     for (const auto& run : part.data["runs"]) {
       joined.data["runs"].push_back(run);
-      if (stops_the_list(run)) stopped = true;
+      if (ends_the_list(run)) stopped = true;
     }
     if (stopped) break;
   }

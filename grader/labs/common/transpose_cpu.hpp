@@ -41,7 +41,8 @@ struct RunnerArgs {
 
 /// One run per item of "A,B,C": run(item, seconds left) returns the run's
 /// JSON (with "report"); the time limit is for all items together, and the
-/// items after a run that did not complete (a time limit, a crash) are not run.
+/// items after a run that did not complete (a time limit, a crash) are not run
+/// (that run says "ends_list").
 template <class Run>
 nlohmann::json run_each(const std::string& items, double time_limit, Run run) {
   nlohmann::json runs = nlohmann::json::array();
@@ -51,7 +52,10 @@ nlohmann::json run_each(const std::string& items, double time_limit, Run run) {
   while (std::getline(list, item, ',')) {
     const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
     runs.push_back(run(item, std::max(0.1, left)));
-    if (!runs.back()["report"]["completed"].get<bool>()) break;
+    if (!runs.back()["report"]["completed"].get<bool>()) {
+      runs.back()["ends_list"] = true;  // the grader's join of per-shape runs stops here too
+      break;
+    }
   }
   return runs;
 }
@@ -100,7 +104,10 @@ nlohmann::json run_transpose_on_emulator(void (*kernel)(T*, const T*, int, int),
                     {"report", banklab::emu::to_json(report)}});
     banklab::emu::device_free(d_in);
     banklab::emu::device_free(d_out);
-    if (report.has(banklab::emu::FindingKind::kTimeLimit)) break;
+    if (report.has(banklab::emu::FindingKind::kTimeLimit)) {
+      runs.back()["ends_list"] = true;  // the grader's join of per-shape runs stops here too
+      break;
+    }
   }
   return runs;
 }
