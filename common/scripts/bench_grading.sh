@@ -18,8 +18,10 @@ batch=yes
 grader="$build/grader/grader"
 [ -x "$grader" ] || { echo "bench_grading.sh: no grader at $grader (cmake --build --preset default --target grader)" >&2; exit 2; }
 command -v /usr/bin/time >/dev/null 2>&1 || { echo "bench_grading.sh: needs /usr/bin/time (apt-get install -y time)" >&2; exit 2; }
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT INT TERM
+# Under the build folder, not mktemp's private folder: the sandbox's user
+# must be able to reach the files it builds.
+tmp="$build/bench-grading"
+rm -rf "$tmp" && mkdir -p "$tmp"
 echo "machine: $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ), $(git -C "$kit" rev-parse --short HEAD 2>/dev/null || echo 'no git')"
 printf '%-8s %10s %10s %10s\n' stage "wall s" "user s" "sys s"
 for n in 1 2 3 4 5; do
@@ -27,7 +29,8 @@ for n in 1 2 3 4 5; do
   for i in 1 2 3; do
     /usr/bin/time -f "%e %U %S" -o "$tmp/t$i" "$grader" --lab "$n" >/dev/null 2>&1 || true
   done
-  sort -n "$tmp/t1" "$tmp/t2" "$tmp/t3" | sed -n 2p | awk -v n="$n" '{ printf "lab%-5s %10.2f %10.2f %10.2f\n", n, $1, $2, $3 }'
+  # tail -1: time writes "Command exited with non-zero status 1" first.
+  for i in 1 2 3; do tail -n 1 "$tmp/t$i"; done | sort -n | sed -n 2p | awk -v n="$n" '{ printf "lab%-5s %10.2f %10.2f %10.2f\n", n, $1, $2, $3 }'
 done
 [ $batch = yes ] || exit 0
 echo
