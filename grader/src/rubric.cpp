@@ -269,7 +269,8 @@ const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
   // With runs side by side, a large run over several shapes is made as one
   // run per shape (same arguments but --shapes), and the answers are joined
   // as the runner would have made them: each shape's run in order, up to the
-  // first after which the runner would have made no more. Every run's command line has the one form.
+  // first after which the runner would have made no more. Every run's
+  // command line has the one form.
   const std::vector<std::string> shapes = split_large_runs_ ? large_shape_list(full) : std::vector<std::string>{};
   if (discovering_) {
     auto note = [&](const std::vector<std::string>& run) {
