@@ -115,6 +115,10 @@ void build_cached(const std::vector<std::vector<std::string>>& steps, const std:
       give_back_folder(folder);
       std::error_code ignored;
       fs::remove(product, ignored);
+      if (r.sandbox_failed) {  // the compiler never ran: the machine's problem, not the file's
+        throw BuildError(what + " could not be built: " + r.err.substr(0, r.err.find_last_not_of('\n') + 1),
+                         "$ " + shell_quote(step), false);
+      }
       const bool compiler_error = r.exited && r.exit_code != 127;
       throw BuildError(what + (compiler_error ? " does not build (" : " could not be built: the build ") +
                            r.describe(limit_seconds) + (compiler_error ? ")" : ""),

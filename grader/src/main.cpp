@@ -707,8 +707,10 @@ int main(int argc, char** argv) {
         } else if (error.compiler_error()) {
           std::cerr << "grader: fix the error above in " << implementation << " and run the grader again\n";
         } else {
-          std::cerr << "grader: nothing is wrong with " << implementation
-                    << " as far as the compiler said; a slow machine? raise --build-time-limit\n";
+          const bool slow = std::string(error.what()).find("time limit") != std::string::npos;
+          std::cerr << "grader: nothing is wrong with " << implementation << " as far as the compiler said; "
+                    << (slow ? "a slow machine? raise --build-time-limit\n"
+                             : "the machine is: see the message above, then run the grader again\n");
         }
         // The report's message: what went wrong and the compiler's words,
         // without the build command (which names no error).

@@ -88,8 +88,13 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
   const ProcessResult r = run_process(cmd, limit_seconds, options);
   std::error_code ignored;
   fs::remove_all(scratch, ignored);
-  if (r.failed_to_start || (r.exited && r.exit_code == 127)) return;  // nvcc is not really there
   const std::string name = fs::path(source).filename().string();
+  if (r.sandbox_failed) {
+    // The machine, not the file: nvcc never read it.
+    throw BuildError(name + " could not be checked with nvcc: " + r.err.substr(0, r.err.find_last_not_of('\n') + 1),
+                     "$ " + shell_quote(cmd), false);
+  }
+  if (r.failed_to_start || (r.exited && r.exit_code == 127)) return;  // nvcc is not really there
   if (!r.ok()) {
     const std::string said = student_lines(r.out + r.err, source);
     if (!r.exited) {

@@ -184,6 +184,7 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
     } catch (const std::exception& error) {
       if (!scratch.empty()) remove_scratch(scratch);
       result.failed_to_start = true;
+      result.sandbox_failed = true;
       result.err = std::string("the sandbox could not be prepared: ") + error.what();
       return result;
     }
@@ -349,6 +350,10 @@ ProcessResult run_process(const std::vector<std::string>& argv, double limit_sec
   } else if (WIFEXITED(status)) {
     result.exited = true;
     result.exit_code = WEXITSTATUS(status);
+    // bubblewrap's own failure (before the program ran): exit status 1 and
+    // its message first. The caller decides whether to believe it (a
+    // program's output could start the same way).
+    result.sandbox_failed = mode == SandboxMode::kBubblewrap && result.exit_code == 1 && result.err.rfind("bwrap: ", 0) == 0;
   } else if (WIFSIGNALED(status) && !result.timed_out && !result.out_of_memory && !result.too_many_processes) {
     result.signal = WTERMSIG(status);
   }

@@ -53,6 +53,10 @@ struct ProcessResult {
   bool out_of_memory = false;  ///< killed for exceeding ProcessOptions::memory_bytes
   bool too_many_processes = false;  ///< killed for exceeding ProcessOptions::max_processes
   bool failed_to_start = false;
+  /// The confinement could not be prepared (failed_to_start too), or
+  /// bubblewrap itself failed before the program ran (exit status 1, its
+  /// message first on stderr): the machine's problem, not the program's.
+  bool sandbox_failed = false;
   bool output_truncated = false;  ///< stdout or stderr went past the cap
   std::size_t memory_limit = 0;
   int process_limit = 0;

@@ -22,6 +22,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <sstream>
 #include <stdexcept>
 
@@ -169,6 +171,121 @@ bool within(const std::string& inner, const std::string& outer) {
                             inner[outer.size()] == '/');
 }
 
+// Whether the sandbox's uid (not owner, not in the group) can reach `path`:
+// every folder above it searchable by others, and `path` itself readable
+// (and searchable, for a folder). Only asked when the grader is root.
+bool others_can_read(const std::string& path) {
+  const fs::path p = fs::path(path).lexically_normal();
+  fs::path walked;
+  for (const fs::path& part : p) {
+    walked /= part;
+    struct stat st;
+    if (stat(walked.c_str(), &st) != 0) return true;  // not there: bubblewrap skips it, not our question
+    const bool own = st.st_uid == kSandboxUid, group = st.st_gid == kSandboxUid;
+    auto allowed = [&](mode_t owner_bit, mode_t group_bit, mode_t others_bit) {
+      return (st.st_mode & (own ? owner_bit : group ? group_bit : others_bit)) != 0;
+    };
+    const bool last = walked == p;
+    if (S_ISDIR(st.st_mode) && !allowed(S_IXUSR, S_IXGRP, S_IXOTH)) return false;
+    if (last && !allowed(S_IRUSR, S_IRGRP, S_IROTH)) return false;
+  }
+  return true;
+}
+
+// Readable (and, where the owner may, executable) by every uid: the
+// sandbox uid reads the runners from their cache folders.
+void share(const fs::path& path) {
+  std::error_code error;
+  const fs::perms p = fs::symlink_status(path, error).permissions();
+  if (error || fs::is_symlink(fs::symlink_status(path, error))) return;
+  fs::perms add = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
+  if ((p & fs::perms::owner_exec) != fs::perms::none) add |= fs::perms::group_exec | fs::perms::others_exec;
+  fs::permissions(path, add, fs::perm_options::add, error);
+}
+
+// Copies of what a confined process must read but the sandbox's uid cannot
+// reach (a submission in a private folder, such as mktemp -d's, with a root
+// grader): bubblewrap shows the copy at the original path, so the compiler
+// and every message still name the student's own file. One copy per path per
+// grader process, removed at exit.
+class Staging {
+ public:
+  ~Staging() {
+    std::error_code ignored;
+    if (!root_.empty()) fs::remove_all(root_, ignored);
+  }
+
+  // The path to bind for `path` (itself where others can read it). `hidden`:
+  // folders below it left out of a copy (solutions/, the build folder).
+  std::string source_for(const std::string& path, const std::vector<std::string>& hidden) {
+    if (geteuid() != 0 || others_can_read(path)) return path;
+    std::lock_guard<std::mutex> hold(lock_);
+    if (const auto found = copies_.find(path); found != copies_.end()) return found->second;
+    if (root_.empty()) {
+      const char* base = std::getenv("TMPDIR");
+      std::string pattern = std::string(base != nullptr && *base != '\0' ? base : "/tmp") + "/banklab-stage-XXXXXX";
+      if (mkdtemp(pattern.data()) == nullptr) {
+        throw std::runtime_error("cannot create a folder for copies of " + path + ": " + std::strerror(errno));
+      }
+      root_ = pattern;
+      chmod(root_.c_str(), 0755);
+      if (!others_can_read(root_)) {
+        throw std::runtime_error(unreachable(path) + " (and its copy in " + root_ + " is not readable either: set TMPDIR to a folder others can read)");
+      }
+    }
+    const fs::path copy = fs::path(root_) / std::to_string(copies_.size());
+    std::uintmax_t bytes = 0;
+    std::error_code error;
+    if (fs::is_directory(path, error)) {
+      fs::create_directory(copy, error);
+      for (fs::recursive_directory_iterator it(path, error), end; !error && it != end; it.increment(error)) {
+        const std::string inner = it->path().string();
+        bool skip = false;  // a hidden folder below the copied one (not one the copied folder is in)
+        for (const std::string& h : hidden) skip = skip || (h != path && within(h, path) && within(inner, h));
+        if (skip) {
+          it.disable_recursion_pending();
+          continue;
+        }
+        const fs::path target = copy / fs::relative(it->path(), path);
+        const fs::file_status st = it->symlink_status();
+        if (fs::is_symlink(st)) {
+          fs::copy_symlink(it->path(), target, error);  // a link, as it was: it resolves inside the sandbox's view
+        } else if (fs::is_directory(st)) {
+          fs::create_directory(target, error);
+        } else if (fs::is_regular_file(st)) {
+          bytes += it->file_size();
+          if (bytes > kMaxBytes) throw std::runtime_error(unreachable(path) + ", and it holds more than 64 MiB to copy");
+          fs::copy_file(it->path(), target, error);
+        }
+        if (!error) share(target);
+      }
+    } else {
+      fs::copy_file(path, copy, error);
+    }
+    if (error) throw std::runtime_error(unreachable(path) + ", and copying it failed: " + error.message());
+    share(copy);
+    copies_[path] = copy.string();
+    return copy.string();
+  }
+
+  static std::string unreachable(const std::string& path) {
+    return path + " cannot be read by the sandbox's user (uid " + std::to_string(kSandboxUid) +
+           "): it or a folder above it is private to its owner (put it in a folder others can read, or chmod o+r the file "
+           "and o+x the folders above it)";
+  }
+
+ private:
+  static constexpr std::uintmax_t kMaxBytes = std::uintmax_t{64} << 20;
+  std::mutex lock_;
+  std::string root_;
+  std::map<std::string, std::string> copies_;
+};
+
+Staging& staging() {
+  static Staging s;
+  return s;
+}
+
 SandboxMode probe(std::string* why) {
   const char* env = std::getenv("BANKLAB_SANDBOX");
   const std::string asked = env == nullptr ? "" : env;
@@ -289,7 +406,7 @@ SandboxLaunch::SandboxLaunch(const SandboxView& view, const std::vector<std::str
       for (const std::string& path : gpu_paths()) add({"--ro-bind", path, path});
     }
     for (const std::string& path : view.read_only) {
-      if (exists(path)) add({"--ro-bind", path, path});
+      if (exists(path)) add({"--ro-bind", staging().source_for(path, view.hidden), path});
     }
     std::vector<std::string> emptied;
     for (const std::string& path : view.hidden) {
@@ -301,7 +418,7 @@ SandboxLaunch::SandboxLaunch(const SandboxView& view, const std::vector<std::str
       }
     }
     for (const std::string& path : view.read_only_after) {
-      if (exists(path)) add({"--ro-bind", path, path});
+      if (exists(path)) add({"--ro-bind", staging().source_for(path, view.hidden), path});
     }
     for (const std::string& path : view.writable) add({"--bind", path, path});
     add({"--bind", scratch_, "/scratch", "--chdir", "/scratch", "--setenv", "HOME", "/scratch"});
@@ -338,11 +455,16 @@ SandboxLaunch::SandboxLaunch(const SandboxView& view, const std::vector<std::str
     rule("/proc/self", kFsRead | LANDLOCK_ACCESS_FS_WRITE_FILE | kFsTruncate);  // fopen(..., "w") truncates
   }
   for (const std::string& path : view.read_only) {
+    // No mount namespace here to show a copy at the path the command names.
+    if (geteuid() == 0 && exists(path) && !others_can_read(path)) throw std::runtime_error(Staging::unreachable(path));
     bool holds_hidden = false;
     for (const std::string& hidden : view.hidden) holds_hidden = holds_hidden || within(hidden, path);
     if (!holds_hidden) rule(path, kFsRead);
   }
-  for (const std::string& path : view.read_only_after) rule(path, kFsRead);
+  for (const std::string& path : view.read_only_after) {
+    if (geteuid() == 0 && exists(path) && !others_can_read(path)) throw std::runtime_error(Staging::unreachable(path));
+    rule(path, kFsRead);
+  }
   for (const std::string& path : view.writable) rule(path, ~0ULL);
   rule(scratch_, ~0ULL);
   if (const char* extra = std::getenv("BANKLAB_SANDBOX_DEBUG_RW"); extra != nullptr && view.gpu) {
@@ -445,19 +567,6 @@ void remove_scratch(const std::string& path) {
 void lend_folder(const std::string& folder) {
   if (geteuid() == 0) (void)!chown(folder.c_str(), kSandboxUid, kSandboxUid);
 }
-
-namespace {
-// Readable (and, where the owner may, executable) by every uid: the
-// sandbox uid reads the runners from their cache folders.
-void share(const fs::path& path) {
-  std::error_code error;
-  const fs::perms p = fs::symlink_status(path, error).permissions();
-  if (error || fs::is_symlink(fs::symlink_status(path, error))) return;
-  fs::perms add = fs::perms::owner_read | fs::perms::group_read | fs::perms::others_read;
-  if ((p & fs::perms::owner_exec) != fs::perms::none) add |= fs::perms::group_exec | fs::perms::others_exec;
-  fs::permissions(path, add, fs::perm_options::add, error);
-}
-}  // namespace
 
 void give_back_folder(const std::string& folder) {
   if (geteuid() != 0) return;

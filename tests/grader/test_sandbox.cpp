@@ -355,3 +355,63 @@ TEST_CASE("a compile cannot include solutions/, even from a file whose folder ho
   CHECK((plain.out.find("Score: 90/90") != std::string::npos || plain.out.find("refused before the build") != std::string::npos));
   fs::remove(file);
 }
+
+TEST_CASE("a lab file in a private folder (mktemp -d) builds confined with the header beside it, and messages name its own path") {
+  // mkdtemp's folder is 0700: with a root grader the sandbox's uid cannot
+  // enter it, so bubblewrap shows a copy at the same path. The header is
+  // 0600 as well.
+  std::string pattern = std::string(BANKLAB_TEST_TMP) + "/private-XXXXXX";
+  fs::create_directories(BANKLAB_TEST_TMP);
+  REQUIRE(mkdtemp(pattern.data()) != nullptr);
+  const fs::path dir = pattern;
+  std::string text;
+  {
+    std::ifstream in(kSolution);
+    std::ostringstream all;
+    all << in.rdbuf();
+    text = all.str();
+  }
+  const std::string tile = "__shared__ float tile[TILE_DIM][TILE_DIM + 1];";
+  REQUIRE(text.find(tile) != std::string::npos);
+  text.replace(text.find(tile), tile.size(), "__shared__ float tile[TILE_DIM][TILE_DIM + kTilePad];");
+  const fs::path file = dir / "transpose.cu", header = dir / "tile_pad.cuh";
+  std::ofstream(file) << "#include \"tile_pad.cuh\"\n" << text;
+  auto write_header = [&](const std::string& body) {
+    std::ofstream(header) << "#pragma once\n" << body << "\n";
+    fs::permissions(header, fs::perms::owner_read | fs::perms::owner_write);
+  };
+  auto grade = [&](const std::string& sandbox) {
+    return banklab::test::run_command("BANKLAB_SANDBOX=" + sandbox + " " + GRADER_PATH +
+                                      " --lab 3 --backend cpu --seed 1 --impl " + file.string() + " 2>&1");
+  };
+  write_header("constexpr int kTilePad = 1;");
+  const auto confined = grade(confined_mode());
+  INFO(confined.out);
+  CHECK(confined.status == 0);
+  CHECK(confined.out.find("Score: 90/90") != std::string::npos);
+  CHECK(confined.out.find("banklab-stage-") == std::string::npos);
+
+  // A mistake in the header: the compiler's message names the header where the student keeps it.
+  write_header("constexpr int kTilePad = ;");
+  const auto broken = grade(confined_mode());
+  INFO(broken.out);
+  CHECK(broken.status == 2);
+  CHECK(broken.out.find(header.string() + ":2") != std::string::npos);
+  CHECK(broken.out.find("banklab-stage-") == std::string::npos);
+  CHECK(broken.out.find("could not be checked") == std::string::npos);
+
+  if (geteuid() == 0) {
+    // The fallback has no mount namespace to show a copy in: it says what to
+    // do, and does not blame the file or nvcc (a header not graded before:
+    // nothing comes from the cache).
+    write_header("constexpr int kTilePad = 1;  // fallback");
+    const auto fallback = grade("fallback");
+    INFO(fallback.out);
+    CHECK(fallback.status == 2);
+    CHECK(fallback.out.find(dir.string() + " cannot be read by the sandbox's user (uid 65534)") != std::string::npos);
+    CHECK(fallback.out.find("put it in a folder others can read") != std::string::npos);
+    CHECK(fallback.out.find("does not build") == std::string::npos);
+    CHECK(fallback.out.find("fix the error above") == std::string::npos);
+  }
+  fs::remove_all(dir);
+}
