@@ -268,12 +268,10 @@ TEST_CASE("a batch killed midway keeps its rows, and the rerun takes its seed an
   for (const auto& [student, row] : rows_of(nlohmann::json::parse(text_of(book)))) CHECK(row["seed"] == 12345);
 }
 
-TEST_CASE("a rerun for another lab does not keep the rows of this one") {
-  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "other_lab";
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  fs::copy_file(kSolution, dir / "student.cu");
-  // A row that would be kept (same file, seed and backend) but for its lab.
+// A gradebook in `dir` whose one row, for student.cu (the reference), would
+// be kept by a rerun of lab 3 on the CPU with seed 4: same file, seed and
+// backend, unless `lab` or `backend` say otherwise.
+void write_kept_book(const fs::path& dir, int lab, const std::string& backend = "cpu") {
   std::uint64_t h = 1469598103934665603ull;  // the gradebook's FNV-1a of the file
   for (unsigned char c : text_of(kSolution)) {
     h ^= c;
@@ -281,15 +279,22 @@ TEST_CASE("a rerun for another lab does not keep the rows of this one") {
   }
   std::ostringstream sha;
   sha << std::hex << h;
-  auto book = [&](int lab) {
-    std::ofstream(dir / "gradebook.json") << nlohmann::json{
-        {"lab", lab},
-        {"seed", 4},
-        {"backend", "cpu"},
-        {"submissions",
-         {{{"student", "student"}, {"status", "graded"}, {"score", 90}, {"max_score", 90}, {"seed", 4},
-           {"backend", "cpu"}, {"sha", sha.str()}}}}};
-  };
+  std::ofstream(dir / "gradebook.json") << nlohmann::json{
+      {"lab", lab},
+      {"seed", 4},
+      {"backend", backend},
+      {"submissions",
+       {{{"student", "student"}, {"status", "graded"}, {"score", 90}, {"max_score", 90}, {"seed", 4},
+         {"backend", backend}, {"sha", sha.str()}}}}};
+}
+
+TEST_CASE("a rerun for another lab does not keep the rows of this one") {
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "other_lab";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(kSolution, dir / "student.cu");
+  // A row that would be kept (same file, seed and backend) but for its lab.
+  auto book = [&](int lab) { write_kept_book(dir, lab); };
   book(3);
   const Result same = run("--lab 3 --backend cpu --time-limit 30 --submissions " + dir.string());
   CHECK(same.err.find("0 to grade (1 unchanged") != std::string::npos);
@@ -299,4 +304,43 @@ TEST_CASE("a rerun for another lab does not keep the rows of this one") {
   INFO(r.err);
   CHECK(r.err.find("gradebook of lab 2, not lab 3: grading everything again") != std::string::npos);
   CHECK(r.err.find("1 to grade (0 unchanged") != std::string::npos);
+}
+
+TEST_CASE("a rerun on another backend grades again: a GPU row is not a CPU grade") {
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "other_backend";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  fs::copy_file(kSolution, dir / "student.cu");
+  write_kept_book(dir, 3, "gpu");  // its score counts GPU checks a CPU run skips
+  const Result r = run("--lab 3 --backend cpu --time-limit 30 --submissions " + dir.string());
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("1 to grade (0 unchanged") != std::string::npos);
+  const auto rows = rows_of(nlohmann::json::parse(text_of(dir / "gradebook.json")));
+  REQUIRE(rows.count("student") == 1);
+  CHECK(rows.at("student")["backend"] == "cpu");
+  CHECK(rows.at("student")["seed"] == 4);  // the gradebook's seed is still kept
+}
+
+TEST_CASE("hidden entries of a submissions folder (.git/, .old.cu, .DS_Store) are not students") {
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "hidden_entries";
+  fs::remove_all(dir);
+  fs::create_directories(dir / ".git");
+  fs::copy_file(kSolution, dir / "student.cu");
+  fs::copy_file(kSolution, dir / ".old.cu");  // an editor's backup
+  fs::copy_file(kSolution, dir / ".git" / "transpose.cu");
+  write_bytes(dir / ".DS_Store", random_bytes(64, 7));
+  write_kept_book(dir, 3);  // student.cu's row is kept: nothing is built
+  const Result r = run("--lab 3 --backend cpu --time-limit 30 --submissions " + dir.string());
+  INFO(r.err);
+  CHECK(r.status == 0);
+  CHECK(r.err.find("grader: 1 submissions in " + dir.string() + ", 0 to grade (1 unchanged") != std::string::npos);
+  const auto rows = rows_of(nlohmann::json::parse(text_of(dir / "gradebook.json")));
+  CHECK(rows.size() == 1);
+  CHECK(rows.count("student") == 1);
+  // The CSV too: a header and one student.
+  std::ifstream csv(dir / "gradebook.csv");
+  int lines = 0;
+  for (std::string line; std::getline(csv, line);) ++lines;
+  CHECK(lines == 2);
 }
