@@ -459,3 +459,33 @@ TEST_CASE("stage 5: a constexpr prediction array and a static transpose_half los
       CHECK(c["output"].get<std::string>().find("`transpose_half` is static") != std::string::npos);
   }
 }
+
+TEST_CASE("every check a contract item names is a check of its stage's rubric") {
+  // A pattern that names no check (a check renamed, the contract not) would
+  // leave that check without its declaration message: a wrong declaration
+  // would then fail it with a raw build error instead of words.
+  const std::array<const char*, 5> files = {"01-bank-mapping/bank_mapping.cu", "02-stride-gcd/stride.cu",
+                                            "03-padded-transpose/transpose.cu", "04-xor-swizzle/swizzle.cu",
+                                            "05-wide-types/wide.cu"};
+  for (int lab = 1; lab <= 5; ++lab) {
+    CAPTURE(lab);
+    const auto* contract = contract_for(lab);
+    REQUIRE(contract != nullptr);
+    // The CPU report lists every check, the GPU ones as skipped.
+    const Graded g = grade(lab, kSource + "/solutions/" + files[lab - 1]);
+    REQUIRE(g.report.contains("checks"));
+    for (const auto& item : contract->items) {
+      for (const std::string& pattern : item.checks) {
+        CAPTURE(item.name);
+        CAPTURE(pattern);
+        bool named = false;
+        for (const auto& check : g.report["checks"]) {
+          const std::string name = check["name"].get<std::string>();
+          named = named || (pattern.back() == '*' ? name.rfind(pattern.substr(0, pattern.size() - 1), 0) == 0
+                                                  : name == pattern);
+        }
+        CHECK(named);
+      }
+    }
+  }
+}

@@ -16,7 +16,7 @@ Contract make_contract() {
   c.lab = 3;
   c.items = {
       {Kind::kKernel, "transpose_padded", "void (float *, const float *, int, int)", "__global__ void transpose_padded(float* out, const float* in, int width, int height)",
-       "__global__ void transpose_padded(float*, const float*, int, int) {}", {"transpose*", "no *", "tile *", "shared memory*", "at least*", "within*", "Nsight*"}},
+       "__global__ void transpose_padded(float*, const float*, int, int) {}", {"transpose*", "no *", "tile *", "shared memory*", "at least*", "at most*", "Nsight*"}},
       {Kind::kArray, "predicted_wavefronts", "int[2]", "int predicted_wavefronts[2]",
        "int predicted_wavefronts[2] = {};", {"prediction*"}},
   };
