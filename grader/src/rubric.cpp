@@ -100,10 +100,7 @@ std::string fresh_secret() {
 const RunnerAnswer& GradeContext::hand_out(const RunnerAnswer& answer) {
   if (!answer.ahead) return answer;
   const std::lock_guard<std::mutex> hold(answers_mutex_);
-  if (std::find(charged_.begin(), charged_.end(), &answer) == charged_.end()) {
-    charged_.push_back(&answer);
-    ahead_seconds_ += answer.seconds;
-  }
+  if (charged_.insert(&answer).second) ahead_seconds_ += answer.seconds;
   return answer;
 }
 
@@ -154,8 +151,22 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   // A GPU run waits for its GPU: no other grader times a kernel there meanwhile.
   std::optional<GpuLock> gpu_turn;
   if (view.gpu) gpu_turn.emplace(gpu_lock_key(), lab_.folder + " " + (args.empty() ? "" : args[0]));
+  // An endless loop costs the time limit once, not once per run: after a
+  // run of this file ran out of time, an emulator run gets less (the
+  // answer's key, and so its command line's form, stays the same).
+  const bool emulator = what == std::string("emulator");
+  double limit = time_limit_;
+  if (emulator) {
+    const std::lock_guard<std::mutex> hold(answers_mutex_);
+    if (hung_) limit = std::min(time_limit_, std::max(kAfterHangSeconds, 4 * longest_finished_));
+  }
+  if (limit < time_limit_) {
+    for (std::size_t i = 1; i + 1 < argv.size(); ++i) {
+      if (argv[i] == "--time-limit") argv[i + 1] = std::to_string(limit * 0.8);
+    }
+  }
   const auto started = std::chrono::steady_clock::now();
-  const ProcessResult r = run_process(argv, time_limit_, options);
+  const ProcessResult r = run_process(argv, limit, options);
   gpu_turn.reset();
   answer.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   answer.ahead = ahead;
@@ -202,6 +213,38 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
       }
     }
   }
+  bool shortened_out = false;  // ran out of the shortened time: the student is told why it was short
+  char shortened_note[160];
+  std::snprintf(shortened_note, sizeof shortened_note,
+                "; this run was given %g s, not the full --time-limit of %g s, as an earlier run of this file did "
+                "not finish within it",
+                limit, time_limit_);
+  if (emulator) {
+    const bool short_limit = limit < time_limit_;
+    bool ran_out = r.timed_out;
+    if (answer.data.is_object() && answer.data.contains("runs") && answer.data["runs"].is_array()) {
+      for (auto& run : answer.data["runs"]) {
+        if (!run.is_object() || !run.contains("report") || !run["report"].is_object() ||
+            !run["report"].contains("findings") || !run["report"]["findings"].is_array()) {
+          continue;
+        }
+        for (auto& f : run["report"]["findings"]) {
+          if (!f.is_object() || f.value("kind", "") != "time limit") continue;
+          ran_out = true;
+          if (short_limit && f.contains("message") && f["message"].is_string()) {
+            f["message"] = f["message"].get<std::string>() + shortened_note;
+          }
+        }
+      }
+    }
+    shortened_out = ran_out && short_limit;
+    const std::lock_guard<std::mutex> hold(answers_mutex_);
+    if (ran_out) {
+      hung_ = true;
+    } else if (r.ok()) {
+      longest_finished_ = std::max(longest_finished_, answer.seconds);
+    }
+  }
   if (r.ok() && answer.data.is_object() && mismatch.empty()) {
     answer.ok = true;
   } else if (!mismatch.empty()) {
@@ -209,8 +252,9 @@ const RunnerAnswer& GradeContext::call(const std::string& runner, const std::vec
   } else if (answer.data.is_object() && answer.data.contains("error")) {
     answer.error = answer.data["error"].get<std::string>();  // a CUDA error, reported by the runner
   } else {
-    answer.error = std::string("the ") + what + " run " + r.describe(time_limit_) +
+    answer.error = std::string("the ") + what + " run " + r.describe(limit) +
                    (r.timed_out ? " (an infinite loop? a deadlock?); raise it with --time-limit" : "");
+    if (r.timed_out && shortened_out) answer.error += shortened_note;
     if (r.ok()) answer.error += ", but the runner gave no answer (did the program exit early?)";
   }
   if (!answer.ok && !answer.printed.empty()) {

@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -111,7 +112,13 @@ class GradeContext {
   std::map<std::string, std::string> declaration_problems_;  ///< contract item -> message
   std::map<std::string, RunnerAnswer> answers_;
   std::mutex answers_mutex_;  ///< answers_ is shared by run_noted()'s threads
-  std::vector<const RunnerAnswer*> charged_;  ///< answers made ahead, already charged to a check
+  std::set<const RunnerAnswer*> charged_;  ///< answers made ahead, already charged to a check
+  // After an emulator run of this file ran out of time (an endless loop),
+  // the later runs get less time: kAfterHangSeconds, or 4x the longest run
+  // that finished, if longer; never more than time_limit_.
+  static constexpr double kAfterHangSeconds = 5;
+  bool hung_ = false;                 ///< guarded by answers_mutex_
+  double longest_finished_ = 0;       ///< guarded by answers_mutex_
   double ahead_seconds_ = 0;
   bool discovering_ = false;
   bool split_large_runs_ = false;
