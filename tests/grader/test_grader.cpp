@@ -460,6 +460,11 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
        "row_sums: shared memory no more than 128 rows of 65 floats", "yours: 49664 bytes"},
       {"rows_no_bounds.cu", {"row_sums: no race, barrier divergence, uninitialised read or out-of-bounds access"},
        "row_sums: no race, barrier divergence, uninitialised read or out-of-bounds access", "out-of-bounds global"},
+      // Just over each bound, so that a bound loosened by a little fails too.
+      {"rows_pitch_67.cu", {"row_sums: shared memory no more than 128 rows of 65 floats"},
+       "row_sums: shared memory no more than 128 rows of 65 floats", "yours: 34304 bytes"},
+      {"particles_fields_pitch_163.cu", {"neighbour_distances: shared memory no more than 129 particles of 5 floats"},
+       "neighbour_distances: shared memory no more than 129 particles of 5 floats", "yours: 2608 bytes"},
       {"particles_padded_linear_staging.cu", {"neighbour_distances: every shared access at its ideal wavefronts"},
        "neighbour_distances: every shared access at its ideal wavefronts", "store of 4 bytes per lane"},
       {"transpose16_pad17.cu", {"transpose16: every shared access at its ideal wavefronts"},
