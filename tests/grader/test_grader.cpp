@@ -161,6 +161,16 @@ TEST_CASE("known wrong: __syncthreads() inside the bounds check is barrier diver
   CHECK(why.find("keep it outside any if, and do not return before it") != std::string::npos);
 }
 
+TEST_CASE("known wrong: a __syncwarp() inside the bounds check deadlocks on partial tiles, a barrier check's failure") {
+  const auto report = grade_report(wrong("syncwarp_in_bounds.cu"), 1, 3);
+  CHECK(failing_checks(report) == std::set<std::string>{kPartial, kRandom, kDivergence});
+  CHECK(report["score"] == 65);
+  const std::string why = check_output(report, kDivergence);
+  CHECK(why.find("on 31x33: deadlock at syncwarp_in_bounds.cu:67") != std::string::npos);
+  CHECK(why.find("a warp collective (__syncwarp or __shfl/__ballot) waits for lanes that wait elsewhere") !=
+        std::string::npos);
+}
+
 TEST_CASE("known wrong: no __syncthreads() is a race and reads of unwritten shared memory") {
   const auto report = grade_report(wrong("no_sync.cu"), 1, 3);
   CHECK(failing_checks(report) ==
