@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <regex>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -487,5 +488,45 @@ TEST_CASE("every check a contract item names is a check of its stage's rubric") 
         CHECK(named);
       }
     }
+  }
+}
+
+TEST_CASE("a file with none of its contract's declarations earns nothing: every check fails with a declaration message") {
+  // Every item of the stage's contract renamed away in the reference: the
+  // build links the contract's fallbacks (empty functions and kernels,
+  // zeroed arrays). Every check of a stage reads some declaration of the
+  // contract, so none may pass on the fallbacks (an empty kernel has no
+  // race and no conflict), and each must say which declaration is missing.
+  // The law does not read the contract's check patterns: a pattern that
+  // misses a check is what it catches.
+  const std::array<const char*, 5> files = {"01-bank-mapping/bank_mapping.cu", "02-stride-gcd/stride.cu",
+                                            "03-padded-transpose/transpose.cu", "04-xor-swizzle/swizzle.cu",
+                                            "05-wide-types/wide.cu"};
+  for (int lab = 1; lab <= 5; ++lab) {
+    CAPTURE(lab);
+    const auto* contract = contract_for(lab);
+    REQUIRE(contract != nullptr);
+    std::ifstream in(kSource + "/solutions/" + files[lab - 1]);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const auto& item : contract->items) {
+      text = std::regex_replace(text, std::regex("\\b" + item.name + "\\b"), item.name + "_renamed");
+    }
+    const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "no_declarations" / std::to_string(lab);
+    fs::create_directories(dir);
+    const fs::path file = dir / fs::path(files[lab - 1]).filename();
+    std::ofstream(file) << text;
+    const Graded g = grade(lab, file.string());
+    REQUIRE(g.report.contains("checks"));
+    CHECK(g.report["score"] == 0);
+    int graded = 0;
+    for (const auto& check : g.report["checks"]) {
+      if (check["status"] == "skip") continue;  // GPU checks on the CPU backend
+      CAPTURE(check["name"].get<std::string>());
+      ++graded;
+      CHECK(check["status"] == "fail");
+      CHECK(check["score"] == 0);
+      CHECK(check.value("output", "").find("at file scope") != std::string::npos);
+    }
+    CHECK(graded >= 5);
   }
 }
