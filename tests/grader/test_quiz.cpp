@@ -4,6 +4,8 @@
 // every known-wrong answer fails with its explanation.
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +15,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "quiz.hpp"
 #include "sha256.hpp"
@@ -239,4 +242,36 @@ TEST_CASE("a question number too long for an int is no question of the quiz, sai
   CHECK(r.status == 2);
   CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 21)") !=
         std::string::npos);
+}
+
+TEST_CASE("the key written another way scores full marks: small q labels, several letters in any order") {
+  // "q3: 13" for "3: 13", and the multiple-choice answers of several letters
+  // reversed ("c a" for "a c"): the same answers.
+  std::istringstream key(read(source("solutions/quiz/answers.txt")));
+  std::ostringstream other;
+  int reversed = 0;
+  for (std::string line; std::getline(key, line);) {
+    const auto colon = line.find(':');
+    if (line.empty() || line[0] == '#' || colon == std::string::npos) {
+      other << line << "\n";
+      continue;
+    }
+    std::istringstream words(line.substr(colon + 1));
+    std::vector<std::string> letters;
+    for (std::string w; words >> w;) letters.push_back(w);
+    if (letters.size() > 1) ++reversed;
+    std::reverse(letters.begin(), letters.end());
+    other << "q" << line.substr(0, colon) << ":";
+    for (const auto& w : letters) other << " " << w;
+    other << "\n";
+  }
+  REQUIRE(reversed >= 2);
+  const std::string path = (std::filesystem::temp_directory_path() / ("banklab_quiz_other_way_" +
+                                                                       std::to_string(getpid()) + ".txt")).string();
+  std::ofstream(path) << other.str();
+  const auto r = grader("--impl " + path);
+  INFO(other.str() << r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("Score: 21/21") != std::string::npos);
+  std::filesystem::remove(path);
 }
