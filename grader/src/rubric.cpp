@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <fstream>
 #include <atomic>
 #include <cstdio>
 #include <random>
@@ -309,7 +310,8 @@ bool ends_the_list(const nlohmann::json& run) {
 
 const RunnerAnswer& GradeContext::cpu(const std::vector<std::string>& args) {
   std::vector<std::string> full = args;
-  full.insert(full.end(), {"--time-limit", std::to_string(time_limit_ * 0.8)});
+  full.insert(full.end(), {"--time-limit", std::to_string(time_limit_ * 0.8), "--block-time-limit",
+                           std::to_string(time_limit_ / kBlockShare)});
   // With runs side by side, a large run over several shapes is made as one
   // run per shape (same arguments but --shapes), and the answers are joined
   // as the runner would have made them: each shape's run in order, up to the

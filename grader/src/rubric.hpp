@@ -117,6 +117,10 @@ class GradeContext {
   // the later runs get less time: kAfterHangSeconds, or 4x the longest run
   // that finished, if longer; never more than time_limit_.
   static constexpr double kAfterHangSeconds = 5;
+  // One block of a lab kernel is given time_limit_ / kBlockShare (5 s of the
+  // default 60): a stage's blocks take milliseconds, so an endless loop is
+  // stopped there, not at the run's limit (--block-time-limit of a runner).
+  static constexpr double kBlockShare = 12;
   bool hung_ = false;                 ///< guarded by answers_mutex_
   double longest_finished_ = 0;       ///< guarded by answers_mutex_
   double ahead_seconds_ = 0;

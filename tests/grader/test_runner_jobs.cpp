@@ -74,30 +74,34 @@ TEST_CASE("--runner-jobs refuses what is not a count") {
   CHECK(bad.err.find("--runner-jobs") != std::string::npos);
 }
 
-TEST_CASE("after a run that never finishes, the later runs of that file are given 5 s, and say so") {
-  // One at a time, so that the first run (32x32) is the one that hangs and
-  // every later run starts after it; the limit is above the 5 s.
-  const GraderRun r = run_grader("--lab 3 --backend cpu --seed 7 --time-limit 12 --runner-jobs 1 --format json --impl " +
+TEST_CASE("an endless loop stops at the block's 5 s, and the later runs of that file are given 5 s, and say so") {
+  // The default --time-limit (60 s). One at a time, so that the first run
+  // (32x32) is the one that hangs and every later run starts after it.
+  const GraderRun r = run_grader("--lab 3 --backend cpu --seed 7 --runner-jobs 1 --format json --impl " +
                                  source_dir() + "/tests/grader/lab03/wrong/infinite_loop.cu");
   INFO(r.err << r.out);
   REQUIRE(!r.out.empty());
   const nlohmann::json report = nlohmann::json::parse(r.out);
   CHECK(report["score"] == 30);  // as with the full limit (test_grader's known-wrong case)
-  const std::string note = "this run was given 5 s, not the full --time-limit of 12 s, as an earlier run of this file "
+  const std::string note = "this run was given 5 s, not the full --time-limit of 60 s, as an earlier run of this file "
                            "did not finish within it";
   int shortened = 0;
   for (const auto& c : report["checks"]) {
     const std::string name = c["name"].get<std::string>(), output = c.value("output", "");
     CAPTURE(name);
+    CAPTURE(output);
     if (name == "transpose of a 32x32 matrix") {
       CHECK(c["status"] == "fail");
-      CHECK(output.find("ran past the time limit of 9.6 s") != std::string::npos);  // the runner's 0.8 of 12 s
+      // One block's share of the limit (60 / 12 s), not the run's 48 s.
+      CHECK(output.find("time limit at infinite_loop.cu:52: block (0,0,0) ran past the time limit of 5.0 s for one "
+                        "block (an endless loop?)") != std::string::npos);
       CHECK(output.find(note) == std::string::npos);
+      CHECK(c["seconds"].get<double>() < 20.0);
     } else if (name.rfind("transpose of", 0) == 0) {
       CHECK(c["status"] == "fail");
       CHECK(output.find("ran past the time limit of 4.0 s") != std::string::npos);
       CHECK(output.find(note) != std::string::npos);
-      CHECK(c["seconds"].get<double>() < 11.0);  // not the 12 s it would have had
+      CHECK(c["seconds"].get<double>() < 11.0);  // not the 60 s it would have had
       ++shortened;
     }
   }

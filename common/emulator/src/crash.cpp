@@ -89,6 +89,12 @@ void arm_time_limit(double seconds) {
   event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
   if (timer_create(CLOCK_MONOTONIC, &event, &r.timer) != 0) return;
   r.timer_armed = true;
+  rearm_time_limit(seconds);
+}
+
+void rearm_time_limit(double seconds) {
+  Runtime& r = rt();
+  if (!r.timer_armed) return;
   itimerspec when{};
   when.it_value.tv_sec = static_cast<time_t>(seconds);
   when.it_value.tv_nsec = static_cast<long>((seconds - static_cast<double>(when.it_value.tv_sec)) * 1e9);
@@ -179,12 +185,18 @@ void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, s
     const std::uintptr_t frame = t == nullptr ? 0 : kernel_frame();
     const std::uintptr_t pc =
         t == nullptr ? 0 : frame != 0 ? frame : (rt().last_pc != 0 ? rt().last_pc : rt().crash.pc + 1);
-    Finding& f = add_finding(FindingKind::kTimeLimit, pc, 0,
-                             "the launch ran past the time limit of " + seconds_text(options.time_limit_seconds) +
-                                 " (an endless loop, or more work than the emulator does in that time)");
+    const bool one_block = std::exchange(rt().block_limit_armed, false);
+    Finding& f = add_finding(
+        FindingKind::kTimeLimit, pc, 0,
+        one_block ? block_text() + " ran past the time limit of " + seconds_text(options.block_time_limit_seconds) +
+                        " for one block (an endless loop?)"
+                  : "the launch ran past the time limit of " + seconds_text(options.time_limit_seconds) +
+                        " (an endless loop, or more work than the emulator does in that time)");
     f.details.push_back("stopped while " + who + " was running, after " + std::to_string(blocks_finished) + " of " +
                         std::to_string(total_blocks) + " blocks had finished");
-    f.details.push_back(blocks_finished > 0
+    f.details.push_back(one_block ? "a block of this launch should finish in far less: look for a loop whose exit "
+                                    "condition never comes true here"
+                        : blocks_finished > 0
                             ? "blocks were finishing: if the launch is just long, raise the time limit (or trace "
                               "fewer blocks)"
                             : "no block finished: look for a loop whose exit condition never comes true here");

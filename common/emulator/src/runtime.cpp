@@ -457,6 +457,13 @@ bool run_blocks(LaunchPlan& plan, unsigned w, LaunchReport& part, Runtime& r) {
     r.tracing = plan.options->trace && index % plan.trace_stride == plan.trace_offset;
     part.blocks_traced += r.tracing ? 1 : 0;
     part.blocks_run += 1;
+    if (plan.options->block_time_limit_seconds > 0) {
+      // This block's time: the block's limit, or what is left of the launch's.
+      const double left =
+          plan.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - plan.start).count();
+      r.block_limit_armed = plan.options->block_time_limit_seconds < left;
+      rearm_time_limit(std::max(r.block_limit_armed ? plan.options->block_time_limit_seconds : left, 1e-6));
+    }
     const bool finished = run_block(plan.thread_count);
     part.threads_run += static_cast<std::uint64_t>(plan.thread_count);
     if (!finished) {
@@ -489,6 +496,7 @@ void run_worker(LaunchPlan& plan, unsigned w, LaunchReport& part) {
     r.builtins_span = reinterpret_cast<std::uintptr_t>(&gridDim + 1) - r.builtins_lo;
   }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - plan.start).count();
+  rt().block_limit_armed = false;
   arm_time_limit(std::max(plan.seconds - elapsed, 1e-6));
   if (sigsetjmp(rt().recover, 1) == 0) {
     rt().in_launch = 1;

@@ -204,6 +204,7 @@ struct Runtime {
   std::unique_ptr<char[]> signal_stack;
   timer_t timer{};
   bool timer_armed = false;
+  bool block_limit_armed = false;  // the timer runs out at the block's limit, not the launch's
 
   // lab code called outside a launch (stage 1's word_of from the runner's main)
   FrameStack host_frames;
@@ -281,6 +282,7 @@ std::string describe_global(std::uintptr_t address);
 void install_signal_handlers();
 void remove_signal_handlers();
 void arm_time_limit(double seconds);  // for the calling OS thread
+void rearm_time_limit(double seconds);  // the armed timer of the calling OS thread, from now
 void disarm_time_limit();
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);

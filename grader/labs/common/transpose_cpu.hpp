@@ -17,6 +17,21 @@
 
 namespace harness {
 
+/// The grader's limit for one block of a launch (--block-time-limit; 0:
+/// none), so that an endless loop stops in that time, not in the run's.
+inline double& block_time_limit() {
+  static double seconds = 0;
+  return seconds;
+}
+
+/// The emulator's options for a launch of the lab's code with `seconds` left.
+inline banklab::emu::LaunchOptions launch_options(double seconds) {
+  banklab::emu::LaunchOptions options;
+  options.time_limit_seconds = seconds;
+  options.block_time_limit_seconds = block_time_limit();
+  return options;
+}
+
 /// A runner's command line: `runner COMMAND --flag value ...`.
 struct RunnerArgs {
   std::string command, task, shapes;
@@ -33,6 +48,7 @@ struct RunnerArgs {
       else if (flag == "--shapes") a.shapes = value;
       else if (flag == "--seed") a.seed = std::strtoull(value.c_str(), nullptr, 10);
       else if (flag == "--time-limit") a.time_limit = std::atof(value.c_str());
+      else if (flag == "--block-time-limit") block_time_limit() = std::atof(value.c_str());
       else a.other[flag] = value;
     }
     return a;
@@ -87,8 +103,7 @@ nlohmann::json run_transpose_on_emulator(void (*kernel)(T*, const T*, int, int),
     void* d_out = banklab::emu::device_malloc(bytes);
     std::memcpy(d_in, in.data(), bytes);
     std::memset(d_out, kPoisonByte, bytes);
-    banklab::emu::LaunchOptions options;
-    options.time_limit_seconds = std::max(0.1, left);
+    banklab::emu::LaunchOptions options = launch_options(std::max(0.1, left));
     const dim3 grid((s.width + tile - 1) / tile, (s.height + tile - 1) / tile);
     // Every run is priced; a large grid by a sample of its blocks that the
     // seed chooses (the kernel cannot tell traced blocks from the others).

@@ -42,8 +42,7 @@ int parse_count(const std::string& text, int minimum) {
 
 nlohmann::json run_one(const std::string& task, const std::string& shape, std::uint64_t seed, double time_limit,
                        bool* timed_out) {
-  banklab::emu::LaunchOptions options;
-  options.time_limit_seconds = time_limit;
+  banklab::emu::LaunchOptions options = harness::launch_options(time_limit);
   nlohmann::json run;
   banklab::emu::LaunchReport report;
   if (task == "transpose16") {

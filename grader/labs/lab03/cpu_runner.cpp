@@ -29,6 +29,8 @@ int main(int argc, char** argv) {
       seed = std::strtoull(argv[i + 1], nullptr, 10);
     else if (flag == "--time-limit")
       time_limit = std::atof(argv[i + 1]);
+    else if (flag == "--block-time-limit")
+      harness::block_time_limit() = std::atof(argv[i + 1]);
     else if (flag == "--block-rows")
       block_rows = std::atoi(argv[i + 1]);
   }

@@ -33,8 +33,7 @@ nlohmann::json run_1d(const std::string& task, const std::string& item, std::uin
   std::memcpy(d_in, in.data(), in.size() * sizeof(float));
   std::memcpy(d_coef, coefficients.data(), coefficients.size() * sizeof(float));
   std::memset(d_out, harness::kPoisonByte, out_floats * sizeof(float));
-  banklab::emu::LaunchOptions options;
-  options.time_limit_seconds = time_limit;
+  banklab::emu::LaunchOptions options = harness::launch_options(time_limit);
   const int threads = poly ? lab05::kPolyThreads : lab05::kQuadThreads;
   const dim3 grid((n + threads - 1) / threads);
   const auto report =

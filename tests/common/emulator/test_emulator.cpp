@@ -1,5 +1,6 @@
 // The CPU SIMT emulator on real kernels: correct results, the per-line
 // shared-memory cost, and every kind of finding on a kernel that has it.
+#include <chrono>
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -18,6 +19,7 @@ void reads_unwritten_shared(float* out);
 void writes_past_the_end(float* out, int n);
 void writes_far_past_the_end(float* out);
 void spins_forever(volatile int* flag);
+void one_block_spins(volatile int* flag, int stuck);
 void dereferences_null(int* out);
 void warp_sync_deadlock(int* out);
 void warp_reduce_and_ballot(int* sums, unsigned* ballots);
@@ -38,6 +40,7 @@ void half_round_trip(float* out);
 void global_counter(int* counter, int repeats);
 
 using banklab::emu::FindingKind;
+using banklab::emu::Finding;
 using banklab::emu::LaunchReport;
 
 namespace {
@@ -459,6 +462,46 @@ TEST_CASE("global atomics of blocks on different workers all count") {
   banklab::emu::device_free(counter);
   banklab::emu::device_free(values);
   banklab::emu::device_free(bins);
+}
+
+TEST_CASE("a block that runs past the block's time limit stops the launch then, not at the launch's limit") {
+  int* flag = device_array<int>(1);
+  banklab::emu::LaunchOptions options;
+  options.time_limit_seconds = 60;
+  options.block_time_limit_seconds = 0.3;
+  const auto start = std::chrono::steady_clock::now();
+  const auto spin =
+      banklab::emu::launch(options, dim3(8), dim3(32), one_block_spins, static_cast<volatile int*>(flag), 3);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  INFO(banklab::emu::format_report(spin));
+  CHECK_FALSE(spin.completed);
+  REQUIRE(spin.findings.size() == 1);
+  const Finding& f = spin.findings[0];
+  CHECK(f.kind == FindingKind::kTimeLimit);
+  CHECK(f.where.line == line_of("bug_kernels.cu", "ONE_BLOCK_SPIN"));
+  CHECK(f.message == "block (3,0,0) ran past the time limit of 0.3 s for one block (an endless loop?)");
+  CHECK(f.details.at(0).find("after 3 of 8 blocks had finished") != std::string::npos);
+  CHECK(seconds < 5);  // 0.3 s and the report, not the launch's 60 s
+
+  // A launch longer than the block's limit whose every block takes less
+  // than it runs to its end: the limit is for each block, not the sum.
+  float* out = device_array<float>(64);
+  const auto one = banklab::emu::launch(dim3(1), dim3(64), long_shared_loop, out, 20000);
+  REQUIRE(one.completed);
+  options.block_time_limit_seconds = std::max(0.05, 4 * one.seconds);
+  const auto many = banklab::emu::launch(options, dim3(12), dim3(64), long_shared_loop, out, 20000);
+  INFO("one block: " << one.seconds << " s, 12 blocks: " << many.seconds << " s");
+  CHECK(many.completed);
+  CHECK(many.findings.empty());
+  CHECK(many.seconds > options.block_time_limit_seconds);  // else this case shows nothing
+  // The launch's own limit still holds with a block limit above it.
+  options.time_limit_seconds = 0.3;
+  options.block_time_limit_seconds = 30;
+  const auto whole = banklab::emu::launch(options, dim3(8), dim3(32), spins_forever, static_cast<volatile int*>(flag));
+  REQUIRE(whole.findings.size() == 1);
+  CHECK(whole.findings[0].message.rfind("the launch ran past the time limit of 0.3 s", 0) == 0);
+  banklab::emu::device_free(out);
+  banklab::emu::device_free(flag);
 }
 
 TEST_CASE("on several workers a time limit or a crash stops the launch and is reported once") {

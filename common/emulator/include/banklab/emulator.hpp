@@ -137,6 +137,11 @@ struct LaunchReport {
 struct LaunchOptions {
   bool trace = true;                    ///< record and price shared accesses
   double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
+  /// Wall-clock limit for one block (0: none). A block that runs longer is
+  /// stopped with a time-limit finding, as the launch's limit does: an endless
+  /// loop is found in this time, not in the launch's, where one block of the
+  /// launch should take a small part of it (the grader's runners).
+  double block_time_limit_seconds = 0;
   std::size_t stack_bytes = 64 * 1024;  ///< per CUDA thread
   std::size_t dynamic_shared_bytes = 0;  ///< the third <<<...>>> argument: the size of extern __shared__ arrays
   /// Trace (price) at most this many blocks, spread evenly over the grid; the

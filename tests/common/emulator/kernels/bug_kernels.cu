@@ -39,6 +39,14 @@ __global__ void spins_forever(volatile int* flag) {
   }
 }
 
+// Block `stuck` waits for a flag nobody sets; the other blocks end at once.
+__global__ void one_block_spins(volatile int* flag, int stuck) {
+  if (static_cast<int>(blockIdx.x) == stuck) {
+    while (flag[0] == 0) {  // ONE_BLOCK_SPIN
+    }
+  }
+}
+
 __global__ void dereferences_null(int* out) {
   int* volatile nothing = nullptr;
   out[threadIdx.x] = *nothing;  // NULL_READ
