@@ -371,14 +371,32 @@ const RunnerAnswer& GradeContext::gpu(const std::vector<std::string>& args) {
   return call(gpu_runner_, args, "GPU");
 }
 
+namespace {
+
+// Tasks runnable now, this one left out (the fourth field of /proc/loadavg,
+// "running/total"); a large number where it cannot be read.
+double running_tasks_besides_this() {
+  std::ifstream in("/proc/loadavg");
+  double one = 0, five = 0, fifteen = 0;
+  long running = 0;
+  char slash = 0;
+  if (!(in >> one >> five >> fifteen >> running >> slash) || slash != '/' || running < 1) return 1e9;
+  return static_cast<double>(running - 1);
+}
+
+}  // namespace
+
 unsigned GradeContext::runner_jobs() const {
   if (runner_jobs_ != 0) return runner_jobs_;
   // The cores no one else uses, as `make -l` judges it: on a loaded
   // machine (a batch's other workers, a test suite) one run at a time, so
-  // that no run is slowed towards its time limit.
+  // that no run is slowed towards its time limit. The load average lags by
+  // a minute (a build or a grading that just ended still counts), so the
+  // tasks running now bound it: the lower of the two is the load.
   const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
   double load = 0;
   if (getloadavg(&load, 1) != 1) load = static_cast<double>(cores);
+  load = std::min(load, running_tasks_besides_this());
   const double idle = static_cast<double>(cores) - load;
   unsigned jobs = static_cast<unsigned>(std::clamp(idle + 0.5, 1.0, static_cast<double>(std::min(cores, 4u))));
   // Each run may use the memory limit: runs side by side may use at most
