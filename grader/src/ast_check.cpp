@@ -169,12 +169,21 @@ struct Checker {
     return e ? path : p.string();
   }
 
+  // canonical() of a file clang names, once per file: every cursor asks,
+  // and each answer costs a readlink per component of the path.
+  mutable std::map<std::string, std::string> canonical_of;
+  const std::string& canonical_once(const std::string& path) const {
+    auto found = canonical_of.find(path);
+    if (found == canonical_of.end()) found = canonical_of.emplace(path, canonical(path)).first;
+    return found->second;
+  }
+
   // File and line where a cursor's code was written (macro uses: the use).
   std::pair<std::string, int> where(CXCursor c) const {
     CXFile file = nullptr;
     unsigned line = 0;
     clang_getExpansionLocation(clang_getCursorLocation(c), &file, &line, nullptr, nullptr);
-    return {file ? canonical(text(clang_getFileName(file))) : std::string(), static_cast<int>(line)};
+    return {file ? canonical_once(text(clang_getFileName(file))) : std::string(), static_cast<int>(line)};
   }
 
   bool in_lab(CXCursor c) const { return lab_files.count(where(c).first) != 0; }
