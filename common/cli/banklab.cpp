@@ -93,7 +93,8 @@ fs::path cache_root() {
 }
 
 // A CUDA Toolkit program: in BANKLAB_CUDA_BIN if set (only there), else on
-// PATH, else in /usr/local/cuda/bin. "" if not found.
+// PATH, else in /usr/local/cuda/bin, else in the build's cuda-tools/bin
+// (where setup.sh puts NVIDIA's nvdisasm from PyPI). "" if not found.
 std::string find_tool(const std::string& name) {
   if (const char* bin = std::getenv("BANKLAB_CUDA_BIN")) {
     const fs::path tool = fs::path(bin) / name;
@@ -106,8 +107,20 @@ std::string find_tool(const std::string& name) {
       if (!dir.empty() && access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
     }
   }
-  const fs::path fallback = fs::path("/usr/local/cuda/bin") / name;
-  return access(fallback.c_str(), X_OK) == 0 ? fallback.string() : "";
+  for (const fs::path dir : {fs::path("/usr/local/cuda/bin"), fs::path(BANKLAB_CUDA_TOOLS_DIR)}) {
+    if (access((dir / name).c_str(), X_OK) == 0) return (dir / name).string();
+  }
+  return "";
+}
+
+// "13.0" of a CUDA tool's --version ("... release 13.0, V13.0.88"), or "".
+std::string tool_release(const std::string& tool) {
+  std::string output;
+  if (run_step({tool, "--version"}, output) != 0) return "";
+  const auto at = output.find("release ");
+  if (at == std::string::npos) return "";
+  const auto end = output.find_first_of(", \n", at + 8);
+  return output.substr(at + 8, end == std::string::npos ? std::string::npos : end - at - 8);
 }
 
 // nvcc's own shared-memory instructions of the program: each CUDA file
@@ -122,7 +135,8 @@ void disassemble_with_nvcc(const std::vector<fs::path>& sources, const std::vect
   if (nvcc.empty()) {
     reason = "nvcc not found (the CUDA Toolkit's compiler)";
   } else if (nvdisasm.empty()) {
-    reason = "nvdisasm not found (the CUDA Toolkit's disassembler; Debian: nvidia-cuda-toolkit, NVIDIA: cuda-nvdisasm)";
+    reason = "nvdisasm not found (the CUDA Toolkit's disassembler; sh common/scripts/setup.sh --deps-only installs "
+             "NVIDIA's nvidia-cuda-nvdisasm from PyPI into the build's cuda-tools/, or install cuda-nvdisasm)";
   }
   for (std::size_t i = 0; reason.empty() && i < sources.size(); ++i) {
     if (sources[i].extension() != ".cu") continue;  // host code: nothing for nvcc to disassemble
@@ -146,6 +160,10 @@ void disassemble_with_nvcc(const std::vector<fs::path>& sources, const std::vect
   }
   if (reason.empty()) {
     std::ofstream(dir / "nvcc.sass") << sass;
+    // Which tools made it, for the report: nvdisasm may be a newer release
+    // than nvcc (PyPI has no nvdisasm for every nvcc); it reads older cubins.
+    std::ofstream(dir / "nvcc.sass.tools") << "nvcc " << tool_release(nvcc) << ", nvdisasm " << tool_release(nvdisasm)
+                                           << " (" << nvdisasm << ")";
   } else {
     std::ofstream(dir / "nvcc.sass.missing") << reason;
   }
@@ -276,6 +294,7 @@ fs::path build(const RunOptions& o) {
     units.push_back(preprocessed);
   }
   for (const auto& input : libraries) key = fnv(input + "\n" + read_file(input), key);
+  key = fnv(find_tool("nvcc") + "\n" + find_tool("nvdisasm"), key);  // a comparison made, or not, with these
   key = fnv(read_file(BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT), key);
   char hex[17];
   std::snprintf(hex, sizeof hex, "%016llx", static_cast<unsigned long long>(key));
@@ -372,6 +391,9 @@ int run(const RunOptions& o) {
   std::error_code exists_error;
   if (fs::exists(sass, exists_error)) {
     settings << ";sass=" << sass.string();
+    std::string tools = read_file(executable.parent_path() / "nvcc.sass.tools");
+    std::replace(tools.begin(), tools.end(), ';', ',');
+    if (!tools.empty()) settings << ";sass_tools=" << tools;
   } else {
     std::string reason = read_file(executable.parent_path() / "nvcc.sass.missing");
     std::replace(reason.begin(), reason.end(), ';', ',');

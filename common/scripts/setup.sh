@@ -32,6 +32,48 @@ if [ -n "$missing" ]; then
 else
   echo "== setup: all packages present ($packages)"
 fi
+
+# nvdisasm, for `banklab run`'s comparison with nvcc's own code: where nvcc
+# is installed without it (a Debian CUDA toolkit, a container), NVIDIA's
+# nvidia-cuda-nvdisasm from PyPI into build/cuda-tools/ (found there by
+# banklab), of nvcc's release or the nearest later one of its major version
+# (PyPI has not every release; a newer nvdisasm reads older cubins). Without
+# network the rest of set-up goes on, and banklab says what it did not compare.
+install_nvdisasm() {
+  nvcc=$(command -v nvcc || true)
+  [ -n "$nvcc" ] || [ ! -x /usr/local/cuda/bin/nvcc ] || nvcc=/usr/local/cuda/bin/nvcc
+  [ -n "$nvcc" ] || return 0
+  if command -v nvdisasm >/dev/null || [ -x "$(dirname "$nvcc")/nvdisasm" ] || [ -x /usr/local/cuda/bin/nvdisasm ]; then
+    return 0
+  fi
+  tools=build/cuda-tools
+  if [ -x "$tools/bin/nvdisasm" ]; then
+    echo "== setup: nvdisasm present ($tools/bin/nvdisasm, $("$tools/bin/nvdisasm" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p'))"
+    return 0
+  fi
+  release=$("$nvcc" --version | sed -n 's/.*release \([0-9]*\.[0-9]*\).*/\1/p')
+  major=${release%.*} minor=${release#*.}
+  [ -n "$release" ] || { echo "== setup: nvdisasm not installed: cannot read nvcc's release from $nvcc --version" >&2; return 0; }
+  versions=$(python3 -m pip index versions nvidia-cuda-nvdisasm 2>/dev/null | sed -n 's/^Available versions: //p' | tr -d ' ' | tr ',' '\n')
+  pick=$(echo "$versions" | awk -F. -v M="$major" -v m="$minor" '$1 == M && $2 >= m' | sort -t. -k1,1n -k2,2n -k3,3n | head -n 1)
+  if [ -z "$pick" ]; then
+    echo "== setup: nvdisasm not installed: PyPI gave no nvidia-cuda-nvdisasm $major.x at or after nvcc's $release (no network?); banklab run will say it did not compare nvcc's code" >&2
+    return 0
+  fi
+  echo "== setup: installing nvdisasm $pick (PyPI nvidia-cuda-nvdisasm, for nvcc $release) into $tools"
+  rm -rf "$tools/pypi"
+  if ! python3 -m pip install -q --disable-pip-version-check --root-user-action=ignore --no-deps --target "$tools/pypi" "nvidia-cuda-nvdisasm==$pick"; then
+    echo "== setup: nvdisasm not installed: pip failed (see above); banklab run will say it did not compare nvcc's code" >&2
+    return 0
+  fi
+  found=$(find "$tools/pypi" -type f -name nvdisasm | head -n 1)
+  [ -n "$found" ] || { echo "== setup: nvdisasm not installed: the package holds no nvdisasm" >&2; return 0; }
+  chmod +x "$found"
+  mkdir -p "$tools/bin"
+  ln -sf "$(cd "$(dirname "$found")" && pwd)/nvdisasm" "$tools/bin/nvdisasm"
+  "$tools/bin/nvdisasm" --version | tail -n 1
+}
+install_nvdisasm
 [ "${1:-}" = "--deps-only" ] && exit 0
 
 echo "== setup: configure"

@@ -298,6 +298,39 @@ TEST_CASE("lines nvcc compiles differently are named, with Nsight Compute's coun
   CHECK(flagged == 2);
 }
 
+TEST_CASE("with nvcc installed, banklab run compares with nvcc's own code by default, as the H200's nvdisasm does") {
+  // No BANKLAB_CUDA_BIN: the tools a user has (PATH, /usr/local/cuda/bin,
+  // or the nvdisasm setup.sh installs into the build's cuda-tools/).
+  const bool nvcc = run_command("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc").status == 0;
+  if (!nvcc) {
+    MESSAGE("no nvcc on this machine: nothing to compare with");
+    return;
+  }
+  const std::string gpu_compare = std::string(BANKLAB_SOURCE_DIR) + "/common/emulator/gpu_compare/kernels.cu";
+  const auto real = run_command(banklab_run("--format json " + gpu_compare) + " 2>/dev/null");
+  INFO(real.out);
+  REQUIRE(real.status == 0);
+  const auto report = nlohmann::json::parse(real.out);
+  // setup.sh --deps-only (CI's first step) installs nvdisasm where nvcc has none.
+  INFO("not compared because: " << report.value("nvcc_not_compared_because", std::string("?")));
+  REQUIRE(report["nvcc_compared"] == true);
+  CHECK(report["nvcc_tools"].get<std::string>().rfind("nvcc 13.", 0) == 0);
+  // The same lines named, in the same words, as from the H200 machine's
+  // nvdisasm of nvcc 13.0 (tests/data/gpu/gpu_compare_nvdisasm.txt).
+  const auto recorded = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true) + " " +
+                                    banklab_run("--format json " + gpu_compare) + " 2>/dev/null");
+  REQUIRE(recorded.status == 0);
+  const auto h200 = nlohmann::json::parse(recorded.out);
+  REQUIRE(h200["kernels"].size() == report["kernels"].size());
+  int named = 0;
+  for (std::size_t i = 0; i < report["kernels"].size(); ++i) {
+    CAPTURE(report["kernels"][i]["kernel"]);
+    CHECK(report["kernels"][i]["nvcc_differences"] == h200["kernels"][i]["nvcc_differences"]);
+    named += static_cast<int>(report["kernels"][i]["nvcc_differences"].size());
+  }
+  CHECK(named == 2);
+}
+
 TEST_CASE("without nvdisasm the report says that nvcc's code was not compared, and why") {
   const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(false) + " " +
                              banklab_run("--rebuild " + program("transpose.cu") + " 64") + " 2>&1");

@@ -36,6 +36,7 @@ struct Settings {
   std::string report_path;  // "" : stderr
   std::string sass_path;     // nvdisasm -g of nvcc's build of the program ("" : none)
   std::string sass_missing;  // why there is none
+  std::string sass_tools;    // "nvcc 13.0, nvdisasm 13.2 (PATH)": what made it
 };
 
 Settings read_settings() {
@@ -57,6 +58,7 @@ Settings read_settings() {
     if (key == "report") s.report_path = value;
     if (key == "sass") s.sass_path = value;
     if (key == "sass_missing") s.sass_missing = value;
+    if (key == "sass_tools") s.sass_tools = value;
   }
   return s;
 }
@@ -175,8 +177,9 @@ std::string text_report() {
     }
   }
   if (!settings().sass_path.empty()) {
-    out << "\nnvcc's own code was compared line by line (" << nvcc_sass().size()
-        << " shared instructions); lines not listed above compile to the same widths.\n";
+    out << "\nnvcc's own code was compared line by line (" << nvcc_sass().size() << " shared instructions"
+        << (settings().sass_tools.empty() ? "" : "; " + settings().sass_tools)
+        << "); lines not listed above compile to the same widths.\n";
   } else if (!settings().sass_missing.empty()) {
     out << "\nnvcc's own code was not compared: " << settings().sass_missing
         << ". Where nvcc merges or removes shared accesses, Nsight Compute's counts differ from these.\n";
@@ -200,6 +203,7 @@ std::string json_report() {
     out["kernels"].push_back(one);
   }
   out["nvcc_compared"] = !settings().sass_path.empty();
+  if (!settings().sass_tools.empty()) out["nvcc_tools"] = settings().sass_tools;
   if (!settings().sass_missing.empty()) out["nvcc_not_compared_because"] = settings().sass_missing;
   return out.dump(2) + "\n";
 }
