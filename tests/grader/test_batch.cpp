@@ -91,6 +91,8 @@ TEST_CASE("a folder of random bytes, NUL bytes, invalid UTF-8 and odd names: eve
   fs::copy_file(kSource + "/tests/grader/lab03/wrong/no_sync.cu", dir / "no_sync.cu");
   const std::string odd = "odd\xff name,\n\"quoted\"";
   fs::copy_file(kSolution, dir / (odd + ".cu"));
+  // Not UTF-8, but nothing else odd in it (no control character, no comma).
+  fs::copy_file(kSolution, dir / "caf\xe9.cu");
 
   const Result r = run("--lab 3 --backend cpu --seed 11 --time-limit 30 -j 2 --submissions " + dir.string());
   INFO(r.out << r.err);
@@ -101,7 +103,7 @@ TEST_CASE("a folder of random bytes, NUL bytes, invalid UTF-8 and odd names: eve
   CHECK(book["seed"] == 11);
   CHECK(book["lab"] == 3);
   auto rows = rows_of(book);
-  CHECK(rows.size() == 9);
+  CHECK(rows.size() == 10);
   for (const char* bad : {"random", "large_random", "huge", "nul", "latin1"}) {
     INFO(bad);
     REQUIRE(rows.count(bad) == 1);
@@ -125,6 +127,10 @@ TEST_CASE("a folder of random bytes, NUL bytes, invalid UTF-8 and odd names: eve
   const std::string shown = "odd\xef\xbf\xbd name,\n\"quoted\"";
   REQUIRE(rows.count(shown) == 1);
   CHECK(rows[shown]["score"] == 90);
+  // So is a Latin-1 name: graded through a clean copy, not under its own path.
+  REQUIRE(rows.count("caf\xef\xbf\xbd") == 1);
+  CHECK(rows["caf\xef\xbf\xbd"]["status"] == "graded");
+  CHECK(rows["caf\xef\xbf\xbd"]["score"] == 90);
   // The CSV quotes the name (comma, newline, quotes) and has one record per student.
   const std::string csv = text_of(dir / "gradebook.csv");
   CHECK(csv.find("\"odd\xef\xbf\xbd name,\n\"\"quoted\"\"\",90") != std::string::npos);
@@ -134,7 +140,7 @@ TEST_CASE("a folder of random bytes, NUL bytes, invalid UTF-8 and odd names: eve
     if (c == '"') quoted = !quoted;
     if (c == '\n' && !quoted) ++records;
   }
-  CHECK(records == 10);  // the header and 9 students
+  CHECK(records == 11);  // the header and 10 students
   // No temporary file is left next to the gradebook.
   for (const auto& entry : fs::directory_iterator(dir)) CHECK(entry.path().string().find(".tmp") == std::string::npos);
 }
