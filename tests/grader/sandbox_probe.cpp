@@ -1,11 +1,12 @@
 // The attacks a runner's code could make, one per command, for
 // test_sandbox.cpp: run confined they must fail, run plainly they succeed
 // (so the tests that use it can fail). Prints "ok ..." or "denied ...".
-//   sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | threads
+//   sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | threads
 //   sandbox_probe fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB   (what the runtime limits stop:
 //   each prints "ok ..." only if it got to the end)
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <linux/netlink.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -58,6 +59,28 @@ int connect_to(int port) {
   address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
   if (connect(fd, reinterpret_cast<sockaddr*>(&address), sizeof address) != 0) return denied("connect");
   std::printf("ok connect %d\n", port);
+  return 0;
+}
+
+// Sockets of every family a runner could misuse where TCP connects are
+// stopped some other way (Landlock restricts TCP only): a UDP socket, a raw
+// netlink socket (the kernel's routing and audit interfaces), a packet socket.
+// "ok sockets" if any could be made, with the ones that could.
+int sockets() {
+  const struct {
+    int domain, type;
+    const char* name;
+  } kinds[] = {{AF_INET, SOCK_DGRAM, "udp"}, {AF_INET6, SOCK_DGRAM, "udp6"}, {AF_NETLINK, SOCK_RAW, "netlink"},
+               {AF_PACKET, SOCK_DGRAM, "packet"}};
+  std::string made;
+  for (const auto& k : kinds) {
+    const int fd = socket(k.domain, k.type, 0);
+    if (fd < 0) continue;
+    made += std::string(made.empty() ? "" : ",") + k.name;
+    close(fd);
+  }
+  if (made.empty()) return denied("sockets");
+  std::printf("ok sockets %s\n", made.c_str());
   return 0;
 }
 
@@ -215,6 +238,7 @@ int main(int argc, char** argv) {
   if (command == "read" && argc == 3) return read_file(argv[2]);
   if (command == "write" && argc == 3) return write_file(argv[2]);
   if (command == "connect" && argc == 3) return connect_to(std::atoi(argv[2]));
+  if (command == "sockets") return sockets();
   if (command == "proc" && argc == 3) return proc(argv[2]);
   if (command == "ptrace") return trace();
   if (command == "unshare") return new_namespace();
@@ -226,7 +250,7 @@ int main(int argc, char** argv) {
   if (command == "hog" && argc == 3) return hog(std::atoi(argv[2]));
   if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
   if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
-  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | proc PID | ptrace | unshare | "
+  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | "
                "threads | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
   return 2;
 }

@@ -152,6 +152,17 @@ TEST_CASE("a confined runner cannot reach the network") {
   close(listener);
 }
 
+TEST_CASE("a confined runner can make no socket but AF_UNIX: no UDP, netlink or packet socket") {
+  // Landlock (the fallback) stops TCP connects only, a network namespace
+  // (bubblewrap) routes nowhere: the seccomp filter is what refuses these.
+  CHECK(starts(probe({"sockets"}, std::nullopt).out, "ok sockets udp"));
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    CHECK(starts(probe({"sockets"}, mode).out, "denied sockets"));
+  }
+}
+
 TEST_CASE("a confined runner cannot see another process, trace one or make namespaces") {
   const std::string me = std::to_string(getpid());  // the test: not the probe's
   CHECK(starts(probe({"proc", me}, std::nullopt).out.substr(probe({"proc", me}, std::nullopt).out.find('\n') + 1),
