@@ -118,6 +118,16 @@ TEST_CASE("each rule of the source check refuses a small hostile snippet, at its
       {"glibc_macro.cu", "#include <cstdio>\n__device__ int f() __attribute_used__;\n__device__ int f() { return 1; }\n", 2,
        "the attribute `used` is not allowed"},
       {"weak_pragma.cu", "__device__ int f() { return 1; }\n#pragma weak g = f\n", 2, "#pragma weak is not allowed"},
+      // GCC's and clang's own pragmas change the code made (optimisation,
+      // attributes on every function); only their diagnostic pragmas pass.
+      {"gcc_optimize.cu", "#pragma GCC optimize(\"O0\")\n__global__ void k(int* p) { p[0] = 1; }\n", 1,
+       "#pragma GCC optimize is not allowed"},
+      {"push_options.cu", "__global__ void k(int* p) { p[0] = 1; }\n#pragma GCC push_options\n", 2,
+       "#pragma GCC push_options is not allowed"},
+      {"clang_attribute.cu",
+       "#pragma clang attribute push (__attribute__((annotate(\"x\"))), apply_to = function)\n__device__ void f() {}\n"
+       "#pragma clang attribute pop\n",
+       1, "#pragma clang attribute is not allowed"},
       {"asm.cu", "__global__ void k(int* p) {\n  asm volatile(\"\" ::: \"memory\");\n  p[0] = 1;\n}\n", 2,
        "an asm statement"},
       {"int_to_pointer.cu", "__global__ void k(long a) {\n  int* p = (int*)a;\n  *p = 1;\n}\n", 2,
@@ -168,7 +178,7 @@ TEST_CASE("each rule of the source check refuses a small hostile snippet, at its
   }
 }
 
-TEST_CASE("what lab files use passes: templates, __align__, __restrict__, half, float4, #pragma unroll, math, limits") {
+TEST_CASE("what lab files use passes: templates, __align__, __restrict__, half, float4, #pragma unroll and diagnostic, math, limits") {
   const AstResult ok = check_text("allowed.cu", R"(#include <cstdint>
 #include <cmath>
 #include <limits>
@@ -177,6 +187,9 @@ TEST_CASE("what lab files use passes: templates, __align__, __restrict__, half, 
 #include <cassert>
 #include <cstdio>
 #include <cuda_fp16.h>
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wunused-variable"
+#pragma clang diagnostic ignored "-Wunused-variable"
 constexpr int kTile = 32;
 const float kScale = 0.5f;
 enum Mode { kFast, kSlow };
@@ -208,6 +221,7 @@ __global__ void k(float* __restrict__ out, const float4* __restrict__ in, half* 
   (void)none;
 }
 int predicted_wavefronts[2] = {32, 1};
+#pragma GCC diagnostic pop
 )",
                                   3);
   INFO(findings(ok));
