@@ -769,6 +769,31 @@ TEST_CASE("host code of a submission is refused before the build, naming the lin
   CHECK(!std::filesystem::exists("/tmp/banklab-detached-child.pid"));
 }
 
+TEST_CASE("host code in a header beside the file is refused, also when the header changed after a passing check") {
+  // The source check's verdict is kept for the file and its own headers: a
+  // header edited since is checked again, not taken from the record.
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "edited_header";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ifstream solution(kSource + "/solutions/03-padded-transpose/transpose.cu");
+  std::ostringstream lab;
+  lab << "#include \"helper.cuh\"\n" << solution.rdbuf();
+  std::ofstream(dir / "transpose.cu") << lab.str();
+  std::ofstream(dir / "helper.cuh") << "__device__ inline int twice(int x) { return 2 * x; }\n";
+  const std::string args = "--lab 3 --backend cpu --seed 1 --impl " + (dir / "transpose.cu").string();
+  const GraderRun first = run_grader(args);
+  INFO(first.out << first.err);
+  CHECK(first.status == 0);
+  CHECK(first.out.find("Score: 90/90") != std::string::npos);
+  std::ofstream(dir / "helper.cuh") << "__device__ inline int twice(int x) { return 2 * x; }\n"
+                                       "int host_helper(int x) { return x + 1; }\n";
+  const GraderRun second = run_grader(args);
+  INFO(second.out << second.err);
+  CHECK(second.status == 2);
+  CHECK(second.err.find("helper.cuh:2: host_helper is a host function") != std::string::npos);
+}
+
 TEST_CASE("file-scope __shared__ arrays, CUDA's min() and shared memory in a device function grade as correct") {
   CHECK(grade_report(test_submission(3, "right", "file_scope_min_max.cu"), 0, 3)["score"] == 90);
 }
