@@ -141,10 +141,15 @@ Outcome check_puzzle(GradeContext& ctx, int puzzle) {
   }
   if (!entry.contains("report")) return Outcome::fail("could not check: the runner returned no report of the load");
   const auto& report = entry["report"];
-  if (!report["completed"].get<bool>()) {
+  // Valid offsets make a load with no findings; any finding (a misaligned
+  // lane the emulator left out of the costs, say) means the harness's load
+  // was not the one the puzzle asks for, so its count is not believed.
+  if (!report["completed"].get<bool>() || !report["findings"].empty()) {
     std::string why;
     for (const auto& f : report["findings"]) why += "\n" + describe_finding(f);
-    return Outcome::fail("the harness kernel did not finish" + why);
+    return Outcome::fail(std::string(report["completed"].get<bool>() ? "the harness kernel's load went wrong"
+                                                                     : "the harness kernel did not finish") +
+                         why);
   }
   const std::string constraint = constraint_problem(puzzle, offsets);
   const WarpAccess access = access_of(offsets, spec.width_bytes);
