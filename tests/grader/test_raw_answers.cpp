@@ -10,6 +10,7 @@
 #include "../../grader/labs/common/transpose_data.hpp"
 #include "raw_answers.hpp"
 
+using banklab::grader::judge_output;
 using banklab::grader::judge_transpose_run;
 using banklab::grader::parse_runner_answer;
 using banklab::grader::price_line;
@@ -117,6 +118,37 @@ TEST_CASE("a transpose run is judged from its raw output: a claimed \"mismatches
   CHECK(judge_transpose_run(run, seed).contains("error"));
   run["output"] = "not base64!";
   CHECK(judge_transpose_run(run, seed).contains("error"));
+}
+
+TEST_CASE("an output is compared element by element: one wrong element is found at every index, first and last too") {
+  for (const int width : {2, 4, 8}) {
+    for (const std::size_t count : {std::size_t{1}, std::size_t{2}, std::size_t{7}}) {
+      std::vector<unsigned char> expected(count * static_cast<std::size_t>(width));
+      for (std::size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<unsigned char>(17 + 29 * i);
+      json run = {{"output", harness::base64_encode(expected.data(), expected.size())}};
+      CHECK(judge_output(run, expected, width)["mismatches"] == 0);
+      for (std::size_t index = 0; index < count; ++index) {
+        for (int byte = 0; byte < width; ++byte) {  // any byte of the element, low or high
+          std::vector<unsigned char> got = expected;
+          got[index * static_cast<std::size_t>(width) + static_cast<std::size_t>(byte)] ^= 0x40;
+          run["output"] = harness::base64_encode(got.data(), got.size());
+          const json verdict = judge_output(run, expected, width);
+          INFO("width ", width, ", count ", count, ", index ", index, ", byte ", byte);
+          CHECK(verdict["mismatches"] == 1);
+          REQUIRE(verdict["first_mismatches"].size() == 1);
+          CHECK(verdict["first_mismatches"][0]["index"] == index);
+        }
+      }
+      // One element short or long: not compared, never right.
+      std::vector<unsigned char> shorter(expected.begin(), expected.end() - width);
+      run["output"] = harness::base64_encode(shorter.data(), shorter.size());
+      CHECK(judge_output(run, expected, width).contains("error"));
+      std::vector<unsigned char> longer = expected;
+      longer.resize(expected.size() + static_cast<std::size_t>(width));
+      run["output"] = harness::base64_encode(longer.data(), longer.size());
+      CHECK(judge_output(run, expected, width).contains("error"));
+    }
+  }
 }
 
 TEST_CASE("base64 round-trips every length, and the answer parser keeps outputs exact") {
