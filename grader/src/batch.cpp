@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <atomic>
@@ -83,14 +84,32 @@ std::string self_path() {
 }
 
 // A student's report files: NAME.txt and NAME.json in the reports folder,
-// NAME made of the student's name with anything but letters, digits, '-',
-// '_' and '.' as '_' (and a hash when that changed it, so that two names
-// never share a file).
+// NAME the student's name with every byte but letters, digits, '-', '_' and
+// '.' (and a leading '.') written as %XX, its hex: one name, one file, and
+// two names never share one ('ann lee' is ann%20lee, 'ann_lee' ann_lee). A
+// name whose NAME would pass 200 bytes keeps its first 180 and a 64-bit hash
+// of the whole name (a file name has at most 255).
 std::string report_name(const std::string& student) {
+  static const char* const kHex = "0123456789ABCDEF";
   std::string name;
-  for (unsigned char c : student) name += std::isalnum(c) || c == '-' || c == '_' || c == '.' ? static_cast<char>(c) : '_';
-  if (name != student || name.empty() || name[0] == '.') {
-    name += "-" + std::to_string(std::hash<std::string>{}(student) % 100000);
+  for (std::size_t i = 0; i < student.size(); ++i) {
+    const auto c = static_cast<unsigned char>(student[i]);
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+                      c == '_' || (c == '.' && i > 0);  // ASCII only, whatever the locale
+    if (keep) {
+      name += static_cast<char>(c);
+    } else {
+      name += '%';
+      name += kHex[c >> 4];
+      name += kHex[c & 15];
+    }
+  }
+  if (name.empty()) return "%";  // no encoded name is a lone '%'
+  if (name.size() > 200) {
+    char hash[24];
+    std::snprintf(hash, sizeof hash, "%016llx",
+                  static_cast<unsigned long long>(std::hash<std::string>{}(student)));
+    name = name.substr(0, 180) + "-" + hash;
   }
   return name;
 }

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 
 #include "grader_test.hpp"
@@ -43,6 +44,37 @@ const std::string kRead = "tile read costs 1 wavefront per warp instruction";
 const std::string kFaster = "at least 1.2x faster than the conflicted tile";
 
 }  // namespace
+
+TEST_CASE("students whose names differ only in a space, '_' or '%' each get their own report files") {
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "class_names";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  // Files that do not build (graded in seconds), each naming its own identifier.
+  const std::map<std::string, std::string> students = {
+      {"ann lee", "ann_space"}, {"ann_lee", "ann_underscore"}, {"ann%20lee", "ann_percent"}, {"zo\xc3\xab", "zoe"}};
+  for (const auto& [student, word] : students) std::ofstream(dir / (student + ".cu")) << "void f() { " << word << "_oops; }\n";
+  const GraderRun run = run_grader("--lab 3 --backend cpu --seed 3 -j 2 --submissions " + dir.string());
+  INFO(run.out << run.err);
+  REQUIRE(run.status == 0);
+  CHECK(rows_of(dir / "gradebook.json").size() == students.size());
+  std::set<std::string> files;
+  for (const auto& entry : fs::directory_iterator(dir / "gradebook-reports")) files.insert(entry.path().filename().string());
+  const std::set<std::string> expected = {".banklab-reports", "ann%20lee.txt", "ann%20lee.json", "ann_lee.txt", "ann_lee.json",
+                                          "ann%2520lee.txt", "ann%2520lee.json", "zo%C3%AB.txt", "zo%C3%AB.json"};
+  CHECK(files == expected);
+  const std::map<std::string, std::string> report_of = {
+      {"ann lee", "ann%20lee"}, {"ann_lee", "ann_lee"}, {"ann%20lee", "ann%2520lee"}, {"zo\xc3\xab", "zo%C3%AB"}};
+  for (const auto& [student, word] : students) {
+    INFO(student);
+    const fs::path stem = dir / "gradebook-reports" / report_of.at(student);
+    CHECK(text_of(fs::path(stem.string() + ".txt")).find(word + "_oops") != std::string::npos);
+    const nlohmann::json report = nlohmann::json::parse(text_of(fs::path(stem.string() + ".json")));
+    CHECK(report["status"] == "does not build");
+    for (const auto& [other, other_word] : students) {
+      if (other != student) CHECK(text_of(fs::path(stem.string() + ".txt")).find(other_word + "_oops") == std::string::npos);
+    }
+  }
+}
 
 TEST_CASE("--submissions writes every student's reports, the messages of lost points, skip for skipped checks") {
   const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "class";
