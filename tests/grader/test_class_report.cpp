@@ -135,6 +135,30 @@ TEST_CASE("the class report of a gradebook: histogram, pass rate per check, grou
   CHECK(page.find("9 at full marks") != std::string::npos);
 }
 
+TEST_CASE("the class report's mean and median: an even count takes the mean of the two middle scores") {
+  const fs::path dir = fresh_dir("class_report_median");
+  // Scores given out of order; the median is of the sorted scores.
+  const std::vector<std::pair<std::vector<double>, std::string>> cases = {
+      {{90, 0, 45, 90}, "Mean 62.5%, median 75%, 2 at full marks."},  // middle: 45 and 90
+      {{90, 0, 45}, "Mean 50%, median 50%, 1 at full marks."},
+      {{9, 0}, "Mean 5%, median 5%, 0 at full marks."},
+      {{90}, "Mean 100%, median 100%, 1 at full marks."},
+      {{27, 90, 0, 36, 81, 18}, "Mean 46.7%, median 35%, 1 at full marks."}};  // middle: 27 and 36
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& [scores, summary] = cases[i];
+    nlohmann::json rows = nlohmann::json::array();
+    for (std::size_t k = 0; k < scores.size(); ++k)
+      rows.push_back(row("s" + std::to_string(k), dir / "gone.cu", scores[k], {}));
+    const fs::path book = dir / ("gradebook" + std::to_string(i) + ".json");
+    write_text(book, nlohmann::json{{"lab", 3}, {"seed", 5}, {"backend", "cpu"}, {"submissions", rows}}.dump(2));
+    const fs::path page = dir / ("report" + std::to_string(i) + ".html");
+    const auto r = run_grader("--report " + book.string() + " -o " + page.string());
+    INFO(r.out << r.err);
+    REQUIRE(r.status == 0);
+    CHECK(text_of(page).find("<p>" + summary + "</p>") != std::string::npos);
+  }
+}
+
 TEST_CASE("the class report reads a CSV gradebook, and says what is wrong with a missing or broken one") {
   const fs::path dir = fresh_dir("class_report_csv");
   write_text(dir / "book.csv",
