@@ -582,6 +582,8 @@ bool read_lines(const std::string& path, std::vector<std::string>& lines) {
   std::ifstream in(path);
   if (!in) return false;
   for (std::string line; std::getline(in, line);) lines.push_back(line);
+  // A UTF-8 byte order mark (Notepad writes one) is no part of the first line.
+  if (!lines.empty() && lines[0].rfind("\xEF\xBB\xBF", 0) == 0) lines[0].erase(0, 3);
   return true;
 }
 

@@ -275,3 +275,20 @@ TEST_CASE("the key written another way scores full marks: small q labels, severa
   CHECK(r.out.find("Score: 21/21") != std::string::npos);
   std::filesystem::remove(path);
 }
+
+TEST_CASE("the key saved on Windows scores full marks: CRLF line endings, a UTF-8 byte order mark, tabs") {
+  const std::string key = read(source("solutions/quiz/answers.txt"));
+  std::string windows = "\xEF\xBB\xBF";  // Notepad's byte order mark
+  for (const char c : key) {
+    if (c == '\n') windows += " \t\r";  // trailing blanks too
+    windows += c;
+  }
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("banklab_quiz_windows_" + std::to_string(getpid()) + ".txt")).string();
+  std::ofstream(path, std::ios::binary) << windows;
+  const auto r = grader("--impl " + path);
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("Score: 21/21") != std::string::npos);
+  std::filesystem::remove(path);
+}
