@@ -38,7 +38,8 @@ struct Hash {
   void add_arg(std::string text) {
     for (const auto& [from, to] :
          {std::pair{build_dir, std::string("<build>")}, std::pair{source_dir, std::string("<src>")}}) {
-      for (auto at = text.find(from); !from.empty() && at != std::string::npos; at = text.find(from, at)) {
+      // The search goes on after the replacement: "<build>" holds "build".
+      for (auto at = text.find(from); !from.empty() && at != std::string::npos; at = text.find(from, at + to.size())) {
         text.replace(at, from.size(), to);
       }
     }

@@ -19,7 +19,10 @@ Config load_config(const std::string& executable_path) {
       fs::canonical(executable_path.find('/') == std::string::npos ? "/proc/self/exe" : executable_path, error);
   if (error) exe = fs::canonical("/proc/self/exe");
   const char* override_path = std::getenv("BANKLAB_GRADER_CONFIG");
-  const fs::path path = override_path != nullptr ? fs::path(override_path) : exe.parent_path() / "grader_config.json";
+  // Absolute, so that the build and source folders taken from it are too.
+  const fs::path path = fs::absolute(override_path != nullptr ? fs::path(override_path)
+                                                              : exe.parent_path() / "grader_config.json",
+                                     error);
   std::ifstream in(path);
   if (!in) {
     throw ConfigError("cannot read " + path.string() +
