@@ -74,12 +74,25 @@ bool reserved_definition(const std::string& name, unsigned char type) {
                                                     "optind",  "opterr", "optopt", "errno",  "main"};
     return name[0] == '_' || libc_data.count(name) > 0;
   }
-  for (const char* prefix : {"_Znw", "_Zna", "_Zdl", "_Zda", "_ZSt", "_ZNSt", "_ZNKSt", "_ZN3std", "_ZNK3std",
-                             "_ZN9__gnu_cxx", "_ZN10__cxxabiv1", "_ZN7banklab", "_ZNK7banklab", "_ZN7harness",
-                             "_ZNK7harness", "_ZN8nlohmann", "_ZNK8nlohmann"}) {
+  // The allocation functions, and std:: written as "St".
+  for (const char* prefix : {"_Znw", "_Zna", "_Zdl", "_Zda", "_ZSt"}) {
     if (name.rfind(prefix, 0) == 0) return true;
   }
-  return false;
+  // A nested name, _ZN [cv- and ref-qualifiers] then its first component:
+  // "St" (std::) or a name of a reserved namespace, whatever qualifiers a
+  // member function carries (_ZNK7banklab..., _ZNVK9__gnu_cxx...).
+  if (name.rfind("_ZN", 0) != 0) return false;
+  std::size_t at = 3;
+  while (at < name.size() && std::strchr("rVKRO", name[at]) != nullptr) ++at;
+  // "St" is std::, "Sa" std::allocator, "Ss" std::string, ... (the standard abbreviations).
+  if (at + 1 < name.size() && name[at] == 'S' && std::strchr("tabsiod", name[at + 1]) != nullptr) return true;
+  std::size_t length = 0, digits = at;
+  while (digits < name.size() && name[digits] >= '0' && name[digits] <= '9' && length < 1000) {
+    length = length * 10 + static_cast<std::size_t>(name[digits++] - '0');
+  }
+  if (digits == at || digits + length > name.size()) return false;
+  static const std::set<std::string> reserved = {"std", "__gnu_cxx", "__cxxabiv1", "banklab", "harness", "nlohmann"};
+  return reserved.count(name.substr(digits, length)) > 0;
 }
 
 struct Elf {

@@ -93,7 +93,10 @@ Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
     }
     if (run["mismatches"].get<long long>() == 0 && !stopped) continue;
     std::ostringstream out;
-    out << shape << ": " << run["mismatches"] << " of " << run_outputs(task, given, seed) << " outputs wrong";
+    out << shape << ": ";
+    if (stopped) out << "the kernel did not finish; ";
+    out << run["mismatches"] << " of " << run_outputs(task, given, seed) << " outputs wrong";
+    if (stopped && run["mismatches"].get<long long>() == 0) out << " (so far)";
     bool first = true;
     for (const auto& m : run["first_mismatches"]) {
       out << (first ? "; yours vs expected: " : ", ") << mismatch_place(m) << " "

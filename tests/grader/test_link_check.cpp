@@ -1,0 +1,66 @@
+// The link check of a lab object (grader/src/link_check.cpp) on objects
+// compiled here: a definition in a namespace of the C++ library, the C++
+// runtime, the kit or the runner would take the place of theirs and is
+// refused, plain functions and const member functions alike, naming what it
+// defines; the same code in a namespace of the student's own passes.
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "builder.hpp"
+#include "link_check.hpp"
+#include "run_command.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// Compiles `code` as lab.cu's host object; its path.
+std::string compile(const std::string& name, const std::string& code) {
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "link_check";
+  fs::create_directories(dir);
+  const fs::path source = dir / (name + ".cpp");
+  std::ofstream(source) << code;
+  const std::string object = (dir / (name + ".o")).string();
+  const auto r = banklab::test::run_command(std::string(BANKLAB_CXX) + " -std=c++17 -O0 -c -fno-exceptions " +
+                                            source.string() + " -o " + object + " 2>&1");
+  INFO(code << "\n" << r.out);
+  REQUIRE(r.status == 0);
+  return object;
+}
+
+// The link check's refusal of `object`, or "" when it passes.
+std::string refusal(const std::string& object) {
+  try {
+    banklab::grader::check_lab_object(object, "lab.cu", object + ".guarded", 20);
+    return "";
+  } catch (const banklab::grader::BuildError& e) {
+    return e.what();
+  }
+}
+
+}  // namespace
+
+TEST_CASE("a lab object defining a name in a reserved namespace is refused, in a namespace of its own it passes") {
+  const std::string function = "int lab_defined(int a) { return a + 1; }\n";
+  const std::string member = "struct Lab { int v; int get() const; };\nint Lab::get() const { return v; }\n";
+  for (const std::string ns : {"std", "banklab", "harness", "nlohmann", "__gnu_cxx", "__cxxabiv1"}) {
+    for (const auto& [kind, code] : {std::pair{"function", function}, std::pair{"member", member}}) {
+      INFO("namespace " << ns << ", " << kind);
+      const std::string shown = ns + (std::string(kind) == "function" ? "::lab_defined(int)" : "::Lab::get() const");
+      const std::string why = refusal(compile(ns + "_" + kind, "namespace " + ns + " {\n" + code + "}\n"));
+      CHECK(why.find("lab.cu for the CPU emulator is refused") != std::string::npos);
+      CHECK(why.find("defines `" + shown + "`") != std::string::npos);
+    }
+  }
+  // The C++ runtime's allocation functions are the runner's too.
+  CHECK(refusal(compile("operator_new", "#include <cstddef>\nvoid* operator new(std::size_t) { return nullptr; }\n"))
+            .find("defines `operator new(unsigned long)`") != std::string::npos);
+  // A namespace of the student's own, and a namespace whose name only begins like a reserved one.
+  for (const std::string ns : {"lab", "banklabs", "stdx", "harnessed"}) {
+    INFO("namespace " << ns);
+    CHECK(refusal(compile("own_" + ns, "namespace " + ns + " {\n" + function + member + "}\n")) == "");
+  }
+}
