@@ -54,7 +54,9 @@ LABS = "grader/labs"
 # blind set's first run (README.md): that run had the others only.
 SUITES = [
     "tests/grader/test_raw_answers",
+    "tests/grader/test_link_check",
     "tests/grader/test_runner_answers",
+    "tests/grader/test_middle_runner",
     "tests/grader/test_ncu",
     "tests/grader/test_source_check",
     "tests/grader/test_source_verdicts",
@@ -103,7 +105,7 @@ RELEVANT = {
     **{f"{LABS}/lab0{n}/{part}": _ANY + [_STAGE_CASES[n]] for n in range(1, 6)
        for part in ("rubric.cpp", "cpu_runner.cpp")},
     f"{SRC}/checks.cpp": _ANY + [_EVERY_STAGE],
-    f"{SRC}/task_checks.cpp": _ANY + [_EVERY_STAGE],
+    f"{SRC}/task_checks.cpp": _ANY + ["test_middle_runner", _EVERY_STAGE],
     f"{SRC}/traffic_checks.cpp": _ANY + [_EVERY_STAGE],
     f"{SRC}/raw_answers.cpp": ["test_raw_answers"] + _ANY + [_EVERY_STAGE],
     f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback",
@@ -119,7 +121,7 @@ RELEVANT = {
                              "test_hostile_stages", "test_grader:host code*,code that differs*,*include*"],
     f"{SRC}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages",
                             "test_grader:*stage 1*,a file written*"],
-    f"{SRC}/link_check.cpp": ["test_laws_blind2", "test_guard", "test_hostile_stages", "test_sandbox",
+    f"{SRC}/link_check.cpp": ["test_link_check", "test_laws_blind2", "test_guard", "test_hostile_stages", "test_sandbox",
                               "test_grader:host code*"],
     f"{SRC}/lab_object_allowlist.inc": ["test_laws_blind2", "test_guard", "test_hostile_stages", "test_sandbox",
                                         "test_grader:host code*"],
@@ -139,6 +141,7 @@ COMPILED_INTO = {
     f"{SRC}/process.cpp": ["test_laws_blind2"],
     f"{SRC}/ncu_check.cpp": ["test_ncu"],
     f"{SRC}/ast_check.cpp": ["test_source_check"],
+    f"{SRC}/link_check.cpp": ["test_link_check"],
     f"{SRC}/sandbox.cpp": ["test_sandbox", "test_ncu"],
     "grader/quiz/quiz.cpp": ["test_quiz"],
 }
