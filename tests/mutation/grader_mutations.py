@@ -225,8 +225,10 @@ EQUIVALENT = {}
 
 
 def run(cmd, cwd, timeout=None):
+    # errors="replace": a test may print bytes that are not UTF-8 (a mutated
+    # reader echoing part of a byte order mark).
     return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          timeout=timeout)
+                          errors="replace", timeout=timeout)
 
 
 def build(build_dir):
