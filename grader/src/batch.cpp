@@ -213,11 +213,15 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
   nlohmann::json row = {
       {"student", clean(s.student)}, {"file", clean(s.file)}, {"score", 0}, {"max_score", o.max_score}};
   const fs::path report_stem = reports / report_name(s.student);
+  // Reports of an earlier run must not stand for this one.
+  std::error_code stale;
+  fs::remove(report_stem.string() + ".txt", stale);
+  fs::remove(report_stem.string() + ".json", stale);
   if (o.variants) row["variant"] = expected_variant(o, s.student);
   if (!s.problem.empty()) {
     row["status"] = "no submission";
     row["message"] = clean(s.problem);
-    write_student_reports(report_stem, clean(s.problem) + "\n", "");
+    write_student_reports(report_stem, clean(s.problem) + "\n", row.dump(2) + "\n");  // the row is the report
     return row;
   }
   row["sha"] = content_hash(s.file);
@@ -233,6 +237,7 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
     if (error) {
       row["status"] = "grader failed";
       row["message"] = "could not copy " + clean(s.file) + " to " + copy.string() + ": " + error.message();
+      write_student_reports(report_stem, row["message"].get<std::string>() + "\n", row.dump(2) + "\n");
       return row;
     }
     file = copy.string();
@@ -257,8 +262,6 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
   }
   // Every check may take its time limit; the build its own; some slack.
   const double limit = o.build_time_limit * 2 + o.time_limit * 40 + 60;
-  std::error_code stale;
-  fs::remove(report_stem.string() + ".txt", stale);  // a report of an earlier run must not stand for this one
   const ProcessResult r = run_process(argv, limit, child);
   if (r.exited && (r.exit_code == 0 || r.exit_code == 1 || r.exit_code == 2)) {
     // The child's JSON report (also for a file that does not build) is the student's.
@@ -299,7 +302,7 @@ nlohmann::json grade_one(const Submission& s, const BatchOptions& o, std::uint64
   }
   row["status"] = "grader failed";
   row["message"] = clean("the grader " + r.describe(limit) + "\n" + first_lines(r.err, 10));
-  write_student_reports(report_stem, row["message"].get<std::string>() + "\n", "");
+  write_student_reports(report_stem, row["message"].get<std::string>() + "\n", row.dump(2) + "\n");
   return row;
 }
 

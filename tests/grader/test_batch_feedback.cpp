@@ -45,7 +45,7 @@ const std::string kFaster = "at least 1.2x faster than the conflicted tile";
 
 }  // namespace
 
-TEST_CASE("students whose names differ only in a space, '_' or '%' each get their own report files") {
+TEST_CASE("students whose names differ only in a space, '_' or '%' each get their own report files, and a folder of two files none") {
   const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "class_names";
   fs::remove_all(dir);
   fs::create_directories(dir);
@@ -53,14 +53,29 @@ TEST_CASE("students whose names differ only in a space, '_' or '%' each get thei
   const std::map<std::string, std::string> students = {
       {"ann lee", "ann_space"}, {"ann_lee", "ann_underscore"}, {"ann%20lee", "ann_percent"}, {"zo\xc3\xab", "zoe"}};
   for (const auto& [student, word] : students) std::ofstream(dir / (student + ".cu")) << "void f() { " << word << "_oops; }\n";
+  // A folder of two .cu files, neither named transpose.cu: which one is the
+  // submission is not the grader's guess.
+  fs::create_directories(dir / "two_files");
+  fs::copy_file(source_dir() + "/solutions/03-padded-transpose/transpose.cu", dir / "two_files" / "mine.cu");
+  fs::copy_file(source_dir() + "/labs/03-padded-transpose/transpose.cu", dir / "two_files" / "old.cu");
   const GraderRun run = run_grader("--lab 3 --backend cpu --seed 3 -j 2 --submissions " + dir.string());
   INFO(run.out << run.err);
   REQUIRE(run.status == 0);
-  CHECK(rows_of(dir / "gradebook.json").size() == students.size());
+  const auto rows = rows_of(dir / "gradebook.json");
+  CHECK(rows.size() == students.size() + 1);
+  REQUIRE(rows.count("two_files") == 1);
+  CHECK(rows.at("two_files")["status"] == "no submission");
+  CHECK(rows.at("two_files")["score"] == 0);
+  CHECK(rows.at("two_files")["message"].get<std::string>().find("several .cu files in") != std::string::npos);
+  CHECK(rows.at("two_files")["message"].get<std::string>().find("and none named transpose.cu") != std::string::npos);
+  // Its reports say so too, the JSON one as its gradebook row.
+  CHECK(text_of(dir / "gradebook-reports" / "two_files.txt").find("several .cu files in") != std::string::npos);
+  CHECK(nlohmann::json::parse(text_of(dir / "gradebook-reports" / "two_files.json"))["status"] == "no submission");
   std::set<std::string> files;
   for (const auto& entry : fs::directory_iterator(dir / "gradebook-reports")) files.insert(entry.path().filename().string());
   const std::set<std::string> expected = {".banklab-reports", "ann%20lee.txt", "ann%20lee.json", "ann_lee.txt", "ann_lee.json",
-                                          "ann%2520lee.txt", "ann%2520lee.json", "zo%C3%AB.txt", "zo%C3%AB.json"};
+                                          "ann%2520lee.txt", "ann%2520lee.json", "zo%C3%AB.txt", "zo%C3%AB.json",
+                                          "two_files.txt", "two_files.json"};
   CHECK(files == expected);
   const std::map<std::string, std::string> report_of = {
       {"ann lee", "ann%20lee"}, {"ann_lee", "ann_lee"}, {"ann%20lee", "ann%2520lee"}, {"zo\xc3\xab", "zo%C3%AB"}};
