@@ -64,3 +64,19 @@ TEST_CASE("a lab object defining a name in a reserved namespace is refused, in a
     CHECK(refusal(compile("own_" + ns, "namespace " + ns + " {\n" + function + member + "}\n")) == "");
   }
 }
+
+TEST_CASE("weak symbols are checked like the others: a weak definition of malloc or in banklab, a weak call of system") {
+  CHECK(refusal(compile("weak_malloc", "#include <cstddef>\nextern \"C\" __attribute__((weak)) void* malloc(std::size_t) "
+                                       "{ return nullptr; }\n"))
+            .find("defines `malloc`") != std::string::npos);
+  CHECK(refusal(compile("weak_banklab", "namespace banklab {\n__attribute__((weak)) int lab_defined(int a) { return a; }\n}\n"))
+            .find("defines `banklab::lab_defined(int)`") != std::string::npos);
+  CHECK(refusal(compile("weak_system", "extern \"C\" int system(const char*) __attribute__((weak));\n"
+                                       "int lab_run() { return system ? system(\"true\") : 0; }\n"))
+            .find("calls `system`, which lab code may not call") != std::string::npos);
+  // Inline functions and templates of the student's own are weak too, and pass.
+  CHECK(refusal(compile("weak_own", "namespace lab {\ninline int twice(int a) { return 2 * a; }\n"
+                                    "template <class T> T thrice(T a) { return 3 * a; }\n"
+                                    "int use(int b) { return twice(b) + thrice(b); }\n}\n")) == "");
+}
+
