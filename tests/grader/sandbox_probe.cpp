@@ -2,16 +2,20 @@
 // test_sandbox.cpp: run confined they must fail, run plainly they succeed
 // (so the tests that use it can fail). Prints "ok ..." or "denied ...".
 //   sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | threads
+//   sandbox_probe syscalls   (system calls a runner never needs, each with harmless arguments)
 //   sandbox_probe fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB   (what the runtime limits stop:
 //   each prints "ok ..." only if it got to the end)
 #include <arpa/inet.h>
 #include <dirent.h>
+#include <fcntl.h>
 #include <linux/netlink.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/personality.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -117,6 +121,48 @@ int trace() {
   errno = error;
   if (attached != 0) return denied("ptrace(PTRACE_ATTACH)");
   std::printf("ok ptrace\n");
+  return 0;
+}
+
+// System calls the seccomp filter refuses, made with arguments that do no
+// harm where they are allowed: one line each, "denied NAME" where the call
+// failed with EPERM (the filter's answer, or the kernel's for want of a
+// privilege), "reached NAME (...)" where the kernel ran it.
+int syscalls() {
+  struct Call {
+    const char* name;
+    long (*make)();
+  };
+  static unsigned char params[120];  // struct io_uring_params, zeroed
+  static unsigned char handle[64] = {8};  // struct file_handle with 8 bytes of room
+  const Call calls[] = {
+      {"io_uring_setup", [] { return syscall(SYS_io_uring_setup, 1, params); }},
+      {"io_uring_enter", [] { return syscall(SYS_io_uring_enter, -1, 0, 0, 0, nullptr, 0); }},
+      {"io_uring_register", [] { return syscall(SYS_io_uring_register, -1, 0, nullptr, 0); }},
+      {"keyctl", [] { return syscall(SYS_keyctl, 0 /* KEYCTL_GET_KEYRING_ID */, -3 /* session */, 0); }},
+      {"add_key", [] { return syscall(SYS_add_key, "banklab-no-such-type", "x", nullptr, 0, -3); }},
+      {"request_key", [] { return syscall(SYS_request_key, "banklab-no-such-type", "x", nullptr, 0); }},
+      {"kcmp", [] { return syscall(SYS_kcmp, getpid(), getpid(), 1 /* KCMP_VM */, 0, 0); }},
+      {"process_vm_readv", [] { return syscall(SYS_process_vm_readv, getpid(), nullptr, 0, nullptr, 0, 0); }},
+      {"pidfd_getfd", [] { return syscall(SYS_pidfd_getfd, -1, 0, 0); }},
+      {"name_to_handle_at", [] {
+         int mount_id = 0;
+         return syscall(SYS_name_to_handle_at, AT_FDCWD, "/", handle, &mount_id, 0);
+       }},
+      {"perf_event_open", [] { return syscall(SYS_perf_event_open, nullptr, 0, -1, -1, 0); }},
+      {"bpf", [] { return syscall(SYS_bpf, -1, nullptr, 0); }},
+      {"personality", [] { return syscall(SYS_personality, PER_LINUX); }},
+  };
+  for (const Call& c : calls) {
+    errno = 0;
+    const long result = c.make();
+    if (result < 0 && errno == EPERM) {
+      std::printf("denied %s\n", c.name);
+    } else {
+      std::printf("reached %s (%s)\n", c.name, result < 0 ? std::strerror(errno) : "succeeded");
+      if (result > 2 && (std::strcmp(c.name, "io_uring_setup") == 0)) close(static_cast<int>(result));
+    }
+  }
   return 0;
 }
 
@@ -239,6 +285,7 @@ int main(int argc, char** argv) {
   if (command == "write" && argc == 3) return write_file(argv[2]);
   if (command == "connect" && argc == 3) return connect_to(std::atoi(argv[2]));
   if (command == "sockets") return sockets();
+  if (command == "syscalls") return syscalls();
   if (command == "proc" && argc == 3) return proc(argv[2]);
   if (command == "ptrace") return trace();
   if (command == "unshare") return new_namespace();
