@@ -1,4 +1,4 @@
-// HOSTILE (stage 3): the solution, plus a 600 MiB __device__ array that the
+// HOSTILE (stage 3): the solution, plus a 320 MiB __device__ array that the
 // kernel's first thread touches a byte of on every page, on matrices of a
 // million elements or more: the runner of those shapes grows past a small
 // --memory-limit and answers nothing. With --memory-limit 0.25 the checks of
@@ -58,8 +58,8 @@ __global__ void transpose_conflicted(float* out, const float* in, int width, int
 ///  - use no more shared memory than a 32x33 float tile (4224 bytes);
 ///  - every thread of the block must reach __syncthreads().
 ///
-// 600 MiB of device memory: the emulator's copy is the runner's own memory.
-__device__ unsigned char hoard[600u << 20];
+// 320 MiB of device memory: the emulator's copy is the runner's own memory.
+__device__ unsigned char hoard[320u << 20];
 
 __global__ void transpose_padded(float* out, const float* in, int width, int height) {
   //! [padded tile]
@@ -68,7 +68,7 @@ __global__ void transpose_padded(float* out, const float* in, int width, int hei
   __shared__ float tile[TILE_DIM][TILE_DIM + 1];
   //! [padded tile]
   if (width * height >= (1 << 20) && blockIdx.x == 0 && blockIdx.y == 0 && threadIdx.x == 0 && threadIdx.y == 0) {
-    for (unsigned i = 0; i < (600u << 20); i += 4096) hoard[i] = 1;  // every page
+    for (unsigned i = 0; i < (320u << 20); i += 4096) hoard[i] = 1;  // every page
   }
   int x = blockIdx.x * TILE_DIM + threadIdx.x;
   int y = blockIdx.y * TILE_DIM + threadIdx.y;
