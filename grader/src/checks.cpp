@@ -324,7 +324,9 @@ std::string random_shapes(std::uint64_t seed) {
 namespace {
 
 // "31x33: 12 of 1023 elements wrong; yours vs expected: out[0][31] NaN (never written) vs 1.5"
-std::string describe_transpose_run(const nlohmann::json& run) {
+// `stopped`: the emulator stopped the kernel (a finding, the time limit), so
+// the elements it had not written yet count as wrong.
+std::string describe_transpose_run(const nlohmann::json& run, bool stopped) {
   std::ostringstream out;
   const long long total = run["width"].get<long long>() * run["height"].get<long long>();
   out << run["width"] << "x" << run["height"] << ": ";
@@ -336,7 +338,9 @@ std::string describe_transpose_run(const nlohmann::json& run) {
     out << "could not check: " << run["problem"].get<std::string>();
     return out.str();
   }
+  if (stopped) out << "the kernel did not finish; ";
   out << run["mismatches"] << " of " << total << " elements wrong";
+  if (stopped && run["mismatches"].get<long long>() == 0) out << " (so far)";
   bool first = true;
   for (const auto& m : run["first_mismatches"]) {
     out << (first ? "; yours vs expected: " : ", ") << "out[" << m["row"] << "][" << m["col"] << "] ";
@@ -406,7 +410,7 @@ Outcome check_transpose_answer(const RunnerAnswer& a, const std::string& shapes)
       }
     }
     if (judged.contains("error") || judged.contains("problem") || judged["mismatches"].get<long long>() != 0 || stopped) {
-      problems += (problems.empty() ? "" : "\n") + describe_transpose_run(judged);
+      problems += (problems.empty() ? "" : "\n") + describe_transpose_run(judged, stopped);
       if (stopped) {
         for (const auto& f : run["report"]["findings"]) problems += "\n" + describe_finding(f);
       }

@@ -124,3 +124,20 @@ TEST_CASE("a run that did not finish is not correct, even with every output righ
   CHECK(o.failed_with_message == 3);
   CHECK(o.not_checked == 6);
 }
+
+TEST_CASE("a transpose run that did not finish says so, with its elements wrong so far") {
+  // Stage 3's runs marked unfinished (the reference's outputs, all right).
+  const nlohmann::json report = grade_through(3, "unfinished", 1);
+  int correctness = 0;
+  for (const auto& c : report["checks"]) {
+    const std::string name = c["name"];
+    const std::string output = c["output"];
+    INFO(name << ": " << output);
+    if (name.rfind("transpose of ", 0) != 0) continue;
+    ++correctness;
+    CHECK(c["status"] == "fail");
+    CHECK(output.find(": the kernel did not finish; 0 of ") != std::string::npos);
+    CHECK(output.find(" elements wrong (so far)") != std::string::npos);
+  }
+  CHECK(correctness == 4);
+}
