@@ -107,7 +107,7 @@ std::string find_tool(const std::string& name) {
       if (!dir.empty() && access((fs::path(dir) / name).c_str(), X_OK) == 0) return (fs::path(dir) / name).string();
     }
   }
-  for (const fs::path dir : {fs::path("/usr/local/cuda/bin"), fs::path(BANKLAB_CUDA_TOOLS_DIR)}) {
+  for (const fs::path& dir : {fs::path("/usr/local/cuda/bin"), fs::path(BANKLAB_CUDA_TOOLS_DIR)}) {
     if (access((dir / name).c_str(), X_OK) == 0) return (dir / name).string();
   }
   return "";

@@ -20,9 +20,9 @@ Config load_config(const std::string& executable_path) {
   if (error) exe = fs::canonical("/proc/self/exe");
   const char* override_path = std::getenv("BANKLAB_GRADER_CONFIG");
   // Absolute, so that the build and source folders taken from it are too.
-  const fs::path path = fs::absolute(override_path != nullptr ? fs::path(override_path)
-                                                              : exe.parent_path() / "grader_config.json",
-                                     error);
+  const fs::path given = override_path != nullptr ? fs::path(override_path) : exe.parent_path() / "grader_config.json";
+  fs::path path = fs::absolute(given, error);
+  if (error) path = given;  // the working folder is gone: the message names the path as given
   std::ifstream in(path);
   if (!in) {
     throw ConfigError("cannot read " + path.string() +
