@@ -246,10 +246,12 @@ std::map<std::string, std::uint64_t> ncu_shared_loads() {
 }
 
 // A folder with an `nvcc` that makes an empty cubin and an `nvdisasm` that
-// prints what the real one printed for the GPU comparison program on the H200
-// machine (tests/data/gpu/gpu_compare_nvdisasm.txt), or with `nvcc` alone.
-std::string fake_cuda_bin(bool with_nvdisasm) {
-  const std::string dir = std::string(BANKLAB_TEST_CACHE) + (with_nvdisasm ? "/fake-cuda" : "/fake-cuda-no-nvdisasm");
+// prints what the real one printed on the H200 machine (`recorded`, under
+// tests/data/gpu/: by default for the GPU comparison program), or with
+// `nvcc` alone.
+std::string fake_cuda_bin(bool with_nvdisasm, const std::string& recorded = "gpu_compare_nvdisasm.txt") {
+  const std::string dir = std::string(BANKLAB_TEST_CACHE) +
+                          (with_nvdisasm ? "/fake-cuda-" + recorded.substr(0, recorded.find('.')) : "/fake-cuda-no-nvdisasm");
   std::filesystem::create_directories(dir);
   {
     std::ofstream nvcc(dir + "/nvcc");
@@ -258,7 +260,7 @@ std::string fake_cuda_bin(bool with_nvdisasm) {
   std::filesystem::permissions(dir + "/nvcc", std::filesystem::perms::owner_all);
   if (with_nvdisasm) {
     std::ofstream nvdisasm(dir + "/nvdisasm");
-    nvdisasm << "#!/bin/sh\ncat '" << BANKLAB_SOURCE_DIR << "/tests/data/gpu/gpu_compare_nvdisasm.txt'\n";
+    nvdisasm << "#!/bin/sh\ncat '" << BANKLAB_SOURCE_DIR << "/tests/data/gpu/" << recorded << "'\n";
   }
   if (with_nvdisasm) std::filesystem::permissions(dir + "/nvdisasm", std::filesystem::perms::owner_all);
   return dir;
@@ -329,6 +331,46 @@ TEST_CASE("with nvcc installed, banklab run compares with nvcc's own code by def
     named += static_cast<int>(report["kernels"][i]["nvcc_differences"].size());
   }
   CHECK(named == 2);
+}
+
+TEST_CASE("a shared accumulator nvcc keeps in a register through its loop is named, with the most Nsight Compute counts") {
+  const bool nvcc = run_command("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc").status == 0;
+  if (!nvcc) {
+    MESSAGE("no nvcc on this machine: nothing to compare with");
+    return;
+  }
+  const auto r = run_command(banklab_run("--format json " + program("as_compiled.cu")) + " 2>/dev/null");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.out);
+  REQUIRE(report["nvcc_compared"] == true);
+  std::map<std::string, std::vector<std::string>> named;  // kernel -> its sentences
+  for (const auto& k : report["kernels"]) {
+    const std::string kernel = k["kernel"];
+    for (const auto& d : k["nvcc_differences"]) named[kernel.substr(0, kernel.find('('))].push_back(d);
+  }
+  const auto said = [&](const std::string& kernel, const std::string& start, const std::string& part) {
+    for (const std::string& d : named[kernel]) {
+      if (d.rfind(start, 0) == 0 && d.find(part) != std::string::npos) return true;
+    }
+    return false;
+  };
+  // acc[t] += in[i] in a grid-stride loop: nvcc stores once after the loop,
+  // so each of the 2 blocks' 4 warps stores once; the emulator counts a
+  // store per iteration (8 per warp).
+  CHECK(said("accumulate", "as_compiled.cu:58: stores: nvcc's 1 x 4-byte store here is outside every loop of its code",
+             "the emulator counts 64 store instructions: Nsight Compute counts at most 8 here"));
+  // Thread 0's loop over the slots, unrolled by nvcc into 32 LDS.128: a
+  // width difference, not a store moved out of a loop.
+  CHECK(said("accumulate", "as_compiled.cu:62: loads: nvcc makes 32 x 16-byte load", "counts about 64 load instructions"));
+  CHECK_FALSE(said("accumulate", "as_compiled.cu:62", "outside every loop"));
+  // Two adjacent 4-byte stores on two lines, one STS.64 on the second; two
+  // adjacent loads on one line, one LDS.64.
+  CHECK(said("pairs", "as_compiled.cu:33: stores: nvcc makes no shared store here", "counts none on this line"));
+  CHECK(said("pairs", "as_compiled.cu:34: stores: nvcc makes 1 x 8-byte store", "counts about 16 store instructions"));
+  CHECK(said("pairs", "as_compiled.cu:36: loads: nvcc makes 1 x 8-byte load", "counts about 32 load instructions"));
+  // The histogram's atomics run in nvcc's loop, as in the source.
+  CHECK(named["histogram"].empty());
 }
 
 TEST_CASE("without nvdisasm the report says that nvcc's code was not compared, and why") {

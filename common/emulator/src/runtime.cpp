@@ -466,6 +466,7 @@ bool run_blocks(LaunchPlan& plan, unsigned w, LaunchReport& part, Runtime& r) {
     }
     const bool finished = run_block(plan.thread_count);
     part.threads_run += static_cast<std::uint64_t>(plan.thread_count);
+    if (r.tracing) part.warps_traced += (static_cast<std::uint64_t>(plan.thread_count) + kWarpSize - 1) / kWarpSize;
     if (!finished) {
       plan.stop = true;
       return false;
@@ -649,6 +650,7 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
     report.completed = report.completed && parts[w].completed;
     report.blocks_run += parts[w].blocks_run;
     report.blocks_traced += parts[w].blocks_traced;
+    report.warps_traced += parts[w].warps_traced;
     report.threads_run += parts[w].threads_run;
     if (w > 0) main.merge_trace(*runtimes[w]);
   }

@@ -46,6 +46,7 @@ int width_of(const std::string& opcode) {
 
 struct Shapes {
   std::map<int, int> widths;  // width -> instructions
+  bool in_loop = false;       // one of them is in a loop of nvcc's code
   [[nodiscard]] int total() const {
     int n = 0;
     for (const auto& [w, c] : widths) n += c;
@@ -81,14 +82,41 @@ bool toolkit_header(const std::string& file) {
 
 }  // namespace
 
+namespace {
+
+// nvcc's loops in one function: [target, branch] address ranges of branches
+// back to a label at or before them.
+struct FunctionLoops {
+  std::map<std::string, std::uint32_t> labels;          // label -> address of the instruction after it
+  std::vector<std::pair<std::string, std::uint32_t>> branches;  // target label, branch address
+  std::vector<std::string> pending;                      // labels waiting for their instruction
+
+  // Marks the accesses [first, end) of the function that lie in a loop.
+  void mark(std::vector<SassAccess>& out, std::size_t first) const {
+    for (const auto& [label, from] : branches) {
+      const auto target = labels.find(label);
+      if (target == labels.end() || target->second > from) continue;
+      for (std::size_t i = first; i < out.size(); ++i) {
+        if (out[i].address >= target->second && out[i].address <= from) out[i].in_loop = true;
+      }
+    }
+  }
+};
+
+}  // namespace
+
 std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
   static const std::regex section(R"re(^\.text\.([^:\s]+):\s*$)re");
   static const std::regex location(R"re("([^"]*)", line (\d+))re");
-  static const std::regex instruction(R"re(^\s*/\*[0-9a-f]+\*/\s+(?:@!?U?P[T0-9]\s+)?([A-Z][A-Z0-9_.]*)\b)re");
+  static const std::regex instruction(R"re(^\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P[T0-9]\s+)?([A-Z][A-Z0-9_.]*)\b)re");
+  static const std::regex label(R"re(^\s*([.A-Za-z_$][\w.$]*):\s*$)re");
+  static const std::regex branch_target(R"re(`\(([^)]+)\))re");
   std::vector<SassAccess> out;
   std::string function, file, text;
   int line = 0, number = 0;
   bool any = false;
+  FunctionLoops loops;
+  std::size_t function_first = 0;  // its first access in `out`
   // The location lines before the next instruction. With -gi the first is the
   // whole chain, innermost first ("A", line 1 inlined at "B", line 2 ...).
   std::vector<std::pair<std::string, int>> chain;
@@ -97,6 +125,9 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
     ++number;
     std::smatch m;
     if (std::regex_search(text, m, section)) {
+      loops.mark(out, function_first);
+      loops = FunctionLoops{};
+      function_first = out.size();
       function = m[1];
       file.clear();
       line = 0;
@@ -108,10 +139,15 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
       for (std::sregex_iterator it(text.begin(), text.end(), location), end; it != end; ++it)
         chain.emplace_back((*it)[1], std::atoi((*it)[2].str().c_str()));
       have_chain = !chain.empty();
+    } else if (std::regex_search(text, m, label)) {
+      loops.pending.push_back(m[1]);
     } else if (std::regex_search(text, m, instruction)) {
       if (function.empty())
         throw std::runtime_error("nvdisasm output, line " + std::to_string(number) +
                                  ": an instruction outside any .text section");
+      const auto address = static_cast<std::uint32_t>(std::stoul(m[1].str(), nullptr, 16));
+      for (const std::string& l : loops.pending) loops.labels[l] = address;
+      loops.pending.clear();
       if (have_chain) {
         // The innermost place outside the CUDA Toolkit's headers, as the
         // emulator names the line of an access.
@@ -121,8 +157,13 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
         line = place->second;
         have_chain = false;
       }
-      const std::string opcode = m[1];
+      const std::string opcode = m[2];
       const std::string name = opcode.substr(0, opcode.find('.'));
+      if (name == "BRA") {
+        std::smatch target;
+        if (std::regex_search(text, target, branch_target)) loops.branches.emplace_back(target[1], address);
+        continue;
+      }
       if (name != "LDS" && name != "STS" && name != "ATOMS" && name != "LDSM") continue;
       SassAccess a;
       a.function = function;
@@ -131,9 +172,11 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
       a.opcode = opcode;
       a.store = name == "STS" || name == "ATOMS";
       a.width = name == "LDSM" ? 16 : width_of(opcode);
+      a.address = address;
       out.push_back(a);
     }
   }
+  loops.mark(out, function_first);
   if (!any && number > 0)
     throw std::runtime_error("not nvdisasm output: no .text section in " + std::to_string(number) + " lines");
   return out;
@@ -147,7 +190,9 @@ std::vector<std::string> sass_differences(const LaunchReport& report, const std:
     if (demangle_name(a.function) != report.kernel) continue;
     kernel_found = true;
     auto& [loads, stores] = nvcc[{base_name(a.file), a.line}];
-    ++(a.store ? stores : loads).widths[a.width];
+    Shapes& shapes = a.store ? stores : loads;
+    ++shapes.widths[a.width];
+    shapes.in_loop = shapes.in_loop || a.in_loop;
   }
   std::vector<std::string> out;
   if (!kernel_found) return out;
@@ -172,7 +217,22 @@ std::vector<std::string> sass_differences(const LaunchReport& report, const std:
         }
         return true;
       }();
-      if (same_widths) continue;
+      if (same_widths) {
+        // nvcc's instructions outside every loop of its code run at most once
+        // per warp: more in the emulator means nvcc moved them out of the
+        // source's loop (a shared accumulator kept in a register).
+        const std::uint64_t most = report.warps_traced * static_cast<std::uint64_t>(gpu[d]->total());
+        if (gpu[d]->in_loop || report.warps_traced == 0 || dynamic[d] <= most) continue;
+        std::ostringstream s;
+        s << base_name(l.where.file) << ":" << l.where.line << ": " << what[d] << "s: nvcc's "
+          << describe(*gpu[d], what[d]) << " here " << (gpu[d]->total() == 1 ? "is" : "are")
+          << " outside every loop of its code (it keeps the value in a register through the loop and "
+          << (d == 0 ? "loads it once before" : "stores it once after") << " it); the emulator counts " << dynamic[d]
+          << " " << what[d] << " instructions: Nsight Compute counts at most " << most << " here (" << gpu[d]->total()
+          << " per warp that reaches " << (gpu[d]->total() == 1 ? "it" : "them") << ")";
+        out.push_back(s.str());
+        continue;
+      }
       std::ostringstream s;
       s << base_name(l.where.file) << ":" << l.where.line << ": " << what[d] << "s: ";
       if (gpu[d]->total() == 0) {

@@ -99,6 +99,7 @@ void add(KernelTotals& k, LaunchReport&& one) {
   t.threads_run += one.threads_run;
   t.blocks_run += one.blocks_run;
   t.blocks_traced += one.blocks_traced;
+  t.warps_traced += one.warps_traced;
   t.shared_accesses += one.shared_accesses;
   t.untraced_accesses += one.untraced_accesses;
   t.seconds += one.seconds;

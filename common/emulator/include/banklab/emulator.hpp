@@ -122,6 +122,7 @@ struct LaunchReport {
   std::uint64_t threads_run = 0;
   std::uint64_t blocks_run = 0;
   std::uint64_t blocks_traced = 0;  ///< fewer than blocks_run when LaunchOptions::trace_blocks sampled
+  std::uint64_t warps_traced = 0;   ///< the warps of the traced blocks
   unsigned workers = 1;             ///< OS threads that ran the blocks (LaunchOptions::workers)
   std::uint64_t shared_accesses = 0;  ///< per-lane shared accesses recorded
   /// Shared accesses left out of `lines` because one block held more warp

@@ -6,6 +6,7 @@
 // emulator's: the report says so for that line.
 #pragma once
 
+#include <cstdint>
 #include <istream>
 #include <string>
 #include <vector>
@@ -22,11 +23,17 @@ struct SassAccess {
   std::string opcode;  ///< "LDS.128"
   bool store = false;  ///< STS, and ATOMS (a read-modify-write counts as a store here, as in the emulator)
   int width = 4;       ///< bytes per lane
+  std::uint32_t address = 0;  ///< offset in the function's code (nvdisasm's /*0120*/)
+  /// Between a branch target and a branch back to it in nvcc's code: the
+  /// instruction may run several times per thread. False where nvcc moved
+  /// the access out of the source's loop (or unrolled the loop fully).
+  bool in_loop = false;
 };
 
 /// Reads `nvdisasm -gi -c` output (-g works too, without inlining): each
 /// instruction gets the innermost place of its inlining chain outside the CUDA
 /// Toolkit's headers. Instructions before any line information get line 0.
+/// Loops are read from the branches (BRA to a label at or before the branch).
 /// Throws std::runtime_error with the line number on text that is not
 /// nvdisasm output.
 std::vector<SassAccess> parse_nvdisasm(std::istream& in);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# Nsight Compute's instruction-level shared-memory counters on
+# tests/cli/programs/as_compiled.cu, per kernel and per SASS instruction with
+# its source line (the Source page), and nvcc's SASS of the same build. On a
+# GPU machine:
+#   sh tests/data/gpu/probes/as_compiled_ncu.sh OUT_DIR
+# writes OUT_DIR/kernels.csv (kernel, metric, value), OUT_DIR/source_*.csv
+# (ncu --page source) and OUT_DIR/as_compiled.sass (nvdisasm -gi -c).
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+program=$here/../../../cli/programs/as_compiled.cu
+out=${1:?usage: as_compiled_ncu.sh OUT_DIR}
+mkdir -p "$out"
+nvcc -O3 -arch=sm_90 -lineinfo -o "$out/as_compiled" "$program"
+nvcc -O3 -arch=sm_90 -lineinfo -cubin -o "$out/as_compiled.cubin" "$program"
+nvdisasm -gi -c "$out/as_compiled.cubin" > "$out/as_compiled.sass"
+"$out/as_compiled" > "$out/program.txt"
+ncu --version > "$out/ncu_version.txt"
+ncu --query-metrics --chip gh100 2> /dev/null | grep -E '^smsp__sass_(inst_executed_op_shared|l1tex_data_pipe_lsu_wavefronts_mem_shared)' \
+  > "$out/shared_sass_metrics.txt" || true
+metrics=$(awk '{print $1 ".sum"}' "$out/shared_sass_metrics.txt" | paste -sd, -)
+ncu --csv --metrics "$metrics" "$out/as_compiled" > "$out/kernels_raw.csv" 2> "$out/kernels_raw.err"
+python3 - "$out/kernels_raw.csv" > "$out/kernels.csv" <<'EOF'
+import csv, sys
+rows = [r for r in csv.reader(open(sys.argv[1])) if len(r) > 5]
+head = rows[0]
+k, m, v = head.index("Kernel Name"), head.index("Metric Name"), head.index("Metric Value")
+print("kernel,metric,value")
+for r in rows[1:]:
+    print(f"{r[k].split('(')[0]},{r[m]},{r[v].replace(',', '')}")
+EOF
+ncu --section SourceCounters --import-source yes -f -o "$out/source" "$out/as_compiled" > "$out/source_profile.txt" 2>&1
+for view in sass cuda,sass cuda; do
+  ncu -i "$out/source.ncu-rep" --page source --csv --print-source "$view" > "$out/source_$view.csv" 2> "$out/source_$view.err" || true
+done
+ls -l "$out"
