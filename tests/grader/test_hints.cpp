@@ -118,3 +118,16 @@ TEST_CASE("--hint K: step K of the first failing check's ladder, from a nudge to
     CHECK(r.err.find("--hint") != std::string::npos);
   }
 }
+
+TEST_CASE("--hint on a failing prediction gives the ladder every stage shares") {
+  using namespace banklab::test;
+  // Stage 2 with P6 and P9 wrong and everything else right: the first
+  // failing check is P6, which has no stage-2 ladder of its own.
+  const GraderRun r = run_grader("--lab 2 " + test_submission(2, "wrong", "predictions_gcd_only.cu") +
+                                 " --backend cpu --seed 1 --time-limit 10 --hint");
+  INFO(r.out << r.err);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("\nHint 1 of 3 for \"prediction P6: every lane reads word 7 (stride 0)\":\n  Write down each lane's "
+                   "byte offset, then its word, then its bank.\n") != std::string::npos);
+  CHECK(r.out.find("nothing to hint at") == std::string::npos);
+}
