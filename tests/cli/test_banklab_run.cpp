@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -250,8 +251,10 @@ std::map<std::string, std::uint64_t> ncu_shared_loads() {
 // tests/data/gpu/: by default for the GPU comparison program), or with
 // `nvcc` alone.
 std::string fake_cuda_bin(bool with_nvdisasm, const std::string& recorded = "gpu_compare_nvdisasm.txt") {
-  const std::string dir = std::string(BANKLAB_TEST_CACHE) +
-                          (with_nvdisasm ? "/fake-cuda-" + recorded.substr(0, recorded.find('.')) : "/fake-cuda-no-nvdisasm");
+  std::string name = recorded.substr(0, recorded.find('.'));
+  std::replace(name.begin(), name.end(), '/', '-');
+  const std::string dir =
+      std::string(BANKLAB_TEST_CACHE) + (with_nvdisasm ? "/fake-cuda-" + name : "/fake-cuda-no-nvdisasm");
   std::filesystem::create_directories(dir);
   {
     std::ofstream nvcc(dir + "/nvcc");
@@ -360,6 +363,13 @@ TEST_CASE("a shared accumulator nvcc keeps in a register through its loop is nam
   // store per iteration (8 per warp).
   CHECK(said("accumulate", "as_compiled.cu:58: stores: nvcc's 1 x 4-byte store here is outside every loop of its code",
              "the emulator counts 64 store instructions: Nsight Compute counts at most 8 here"));
+  // What the H200 counted on that line (tests/data/gpu/h200_as_compiled/lines.csv).
+  std::ifstream measured(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h200_as_compiled/lines.csv");
+  std::string row, line58;
+  while (std::getline(measured, row)) {
+    if (row.rfind("accumulate,as_compiled.cu,58,Store,", 0) == 0) line58 = row;
+  }
+  CHECK(line58 == "accumulate,as_compiled.cu,58,Store,8,8,8");
   // Thread 0's loop over the slots, unrolled by nvcc into 32 LDS.128: a
   // width difference, not a store moved out of a loop.
   CHECK(said("accumulate", "as_compiled.cu:62: loads: nvcc makes 32 x 16-byte load", "counts about 64 load instructions"));
@@ -371,6 +381,16 @@ TEST_CASE("a shared accumulator nvcc keeps in a register through its loop is nam
   CHECK(said("pairs", "as_compiled.cu:36: loads: nvcc makes 1 x 8-byte load", "counts about 32 load instructions"));
   // The histogram's atomics run in nvcc's loop, as in the source.
   CHECK(named["histogram"].empty());
+  // The same sentences from the H200 machine's nvdisasm of the same program.
+  const auto recorded = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, "h200_as_compiled/as_compiled.sass") +
+                                    " " + banklab_run("--format json " + program("as_compiled.cu")) + " 2>/dev/null");
+  REQUIRE(recorded.status == 0);
+  const auto h200 = nlohmann::json::parse(recorded.out);
+  REQUIRE(h200["kernels"].size() == report["kernels"].size());
+  for (std::size_t i = 0; i < h200["kernels"].size(); ++i) {
+    CAPTURE(h200["kernels"][i]["kernel"]);
+    CHECK(h200["kernels"][i]["nvcc_differences"] == report["kernels"][i]["nvcc_differences"]);
+  }
 }
 
 TEST_CASE("without nvdisasm the report says that nvcc's code was not compared, and why") {
