@@ -3,6 +3,7 @@
 // the cause of the instruction it priced, not a sentence fixed per kernel.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,20 @@ TEST_CASE("conflict_cause: a stride's gcd with 32, from the lanes' words") {
   CHECK(wide.find("2 words per lane") != std::string::npos);
   CHECK(wide.find("half-warp") != std::string::npos);
   CHECK(wide.find("a 2-way conflict") != std::string::npos);
+}
+
+TEST_CASE("conflict_cause: the banks a stride's lanes start in are the banks its words are in") {
+  // Every even stride of a full warp of 4-byte reads: the sentence's bank
+  // count is the number of different banks of the 32 words, counted here.
+  for (std::int64_t stride = 2; stride <= 64; stride += 2) {
+    const auto word = [stride](int l) { return stride * l + 3; };
+    std::set<std::int64_t> banks;
+    for (int l = 0; l < 32; ++l) banks.insert(word(l) % 32);
+    const std::string cause = conflict_cause(words(4, MemOp::kLoad, lanes(word)));
+    INFO("stride " << stride << ": " << cause);
+    CHECK(cause.find("so the lanes start in only " + std::to_string(banks.size()) + " of the 32 banks") !=
+          std::string::npos);
+  }
 }
 
 TEST_CASE("conflict_cause: a padded 5-float structure staged float by float is a 2-way store, not 'stride 4'") {
