@@ -159,6 +159,28 @@ TEST_CASE("the class report's mean and median: an even count takes the mean of t
   }
 }
 
+TEST_CASE("the class report counts a submission that does not build as its score, and leaves out rows without one") {
+  const fs::path dir = fresh_dir("class_report_statuses");
+  nlohmann::json rows = nlohmann::json::array();
+  rows.push_back(row("ann", dir / "ann.cu", 90, {}));
+  rows.push_back(row("bo", dir / "bo.cu", 90, {}));
+  nlohmann::json broken = row("cy", dir / "cy.cu", 0, {});
+  broken["status"] = "does not build";
+  rows.push_back(broken);
+  nlohmann::json missing = {{"student", "dee"}, {"status", "no submission"}, {"backend", "cpu"}, {"seed", 5}};
+  rows.push_back(missing);
+  const fs::path book = dir / "gradebook.json";
+  write_text(book, nlohmann::json{{"lab", 3}, {"seed", 5}, {"backend", "cpu"}, {"submissions", rows}}.dump(2));
+  const fs::path page = dir / "report.html";
+  const auto r = run_grader("--report " + book.string() + " -o " + page.string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string html = text_of(page);
+  // 90, 90 and 0 out of 90: the one that does not build pulls the mean down.
+  CHECK(html.find("<p>Mean 66.7%, median 100%, 2 at full marks.</p>") != std::string::npos);
+  CHECK(html.find("Scores (3 submissions, 1 without a score left out)") != std::string::npos);
+}
+
 TEST_CASE("the class report reads a CSV gradebook, and says what is wrong with a missing or broken one") {
   const fs::path dir = fresh_dir("class_report_csv");
   write_text(dir / "book.csv",
