@@ -5,7 +5,8 @@
 // below fails for the change alone). A line whose secret is junk of the
 // secret's length (what a lab file that cannot read the secret could write),
 // or the answer written twice, is refused; a run marked unfinished is not
-// correct, whatever its outputs, and so its costs are never read.
+// correct, whatever its outputs, and so its costs are never read; a runner
+// that crashes after writing a right answer gets no credit for it.
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -140,4 +141,15 @@ TEST_CASE("a transpose run that did not finish says so, with its elements wrong 
     CHECK(output.find(" elements wrong (so far)") != std::string::npos);
   }
   CHECK(correctness == 4);
+}
+
+TEST_CASE("a runner that crashes after writing a right answer gets no credit for the answer") {
+  // The reference's own answer, passed on unchanged, then abort(): the answer
+  // is not believed, every check it answers fails with the signal.
+  const nlohmann::json report = grade_through(3, "crash_after_answer", 1);
+  const Outcomes o = outcomes(report, "killed by signal 6");
+  CHECK(o.passed == 0);
+  CHECK(o.failed_with_message >= 9);  // correctness, findings, predictions
+  CHECK(o.failed_otherwise == 0);
+  CHECK(report["score"] == 0);
 }

@@ -5,7 +5,9 @@
 // BANKLAB_MIDDLE_MODE says. It stands for a runner whose answer channel
 // something else reached (a forged line, a second line) or whose answer is
 // raw data of an odd kind (a run that did not finish), to show the grader
-// refuses or fails each. Mode "honest" passes the answer on unchanged.
+// refuses or fails each. Mode "crash_after_answer" passes the answer on
+// unchanged and then aborts, for a runner that wrote a right answer and
+// crashed. Mode "honest" passes the answer on unchanged.
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -69,6 +71,7 @@ void forward() {
   } else {
     write_all(g_answer_fd, line);
   }
+  if (mode == "crash_after_answer") std::abort();
 }
 
 }  // namespace
