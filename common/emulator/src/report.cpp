@@ -1,6 +1,9 @@
 // The launch report as text: findings with their source lines, then the cost
 // of every shared-memory line, and (verbose) the bank map of the worst access.
+#include <algorithm>
+#include <array>
 #include <iomanip>
+#include <iterator>
 #include <sstream>
 
 #include "banklab/emulator.hpp"
@@ -81,14 +84,30 @@ std::string format_report(const LaunchReport& report, bool verbose) {
     out << "  no shared-memory accesses recorded\n";
     return out.str();
   }
-  out << "  " << std::left << std::setw(24) << "line" << std::right << std::setw(10) << "loads" << std::setw(10)
-      << "stores" << std::setw(12) << "warp instr" << std::setw(12) << "wavefronts" << std::setw(10) << "ideal"
-      << std::setw(10) << "excess" << std::setw(8) << "worst" << '\n';
+  // Each column as wide as its header or its widest number, with two spaces
+  // before it at least (ten-digit counts of a long run never run together).
+  const char* headers[] = {"loads", "stores", "warp instr", "wavefronts", "ideal", "excess", "worst"};
+  std::size_t widths[] = {10, 10, 12, 12, 10, 10, 8};
+  std::size_t where_width = 24;
+  const auto cells = [](const LineStats& l) {
+    return std::array<std::uint64_t, 7>{l.loads,      l.stores,           l.warp_instructions,
+                                        l.wavefronts, l.ideal_wavefronts, l.excess_wavefronts(),
+                                        static_cast<std::uint64_t>(l.worst_wavefronts)};
+  };
   for (const LineStats& l : report.lines) {
-    out << "  " << std::left << std::setw(24) << l.where.text() << std::right << std::setw(10) << l.loads
-        << std::setw(10) << l.stores << std::setw(12) << l.warp_instructions << std::setw(12) << l.wavefronts
-        << std::setw(10) << l.ideal_wavefronts << std::setw(10) << l.excess_wavefronts() << std::setw(8)
-        << l.worst_wavefronts << '\n';
+    where_width = std::max(where_width, l.where.text().size() + 2);
+    const auto values = cells(l);
+    for (std::size_t c = 0; c < values.size(); ++c) widths[c] = std::max(widths[c], std::to_string(values[c]).size() + 2);
+  }
+  const auto w = [](std::size_t n) { return std::setw(static_cast<int>(n)); };
+  out << "  " << std::left << w(where_width) << "line" << std::right;
+  for (std::size_t c = 0; c < std::size(headers); ++c) out << w(widths[c]) << headers[c];
+  out << '\n';
+  for (const LineStats& l : report.lines) {
+    out << "  " << std::left << w(where_width) << l.where.text() << std::right;
+    const auto values = cells(l);
+    for (std::size_t c = 0; c < values.size(); ++c) out << w(widths[c]) << values[c];
+    out << '\n';
   }
   if (verbose) {
     for (const LineStats& l : report.lines) {

@@ -6,6 +6,7 @@
 
 #include <fstream>
 #include <numeric>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -536,4 +537,33 @@ TEST_CASE("on several workers a time limit or a crash stops the launch and is re
   CHECK(run_transpose(transpose_padded, 96, 96, result, 4).findings.empty());
   banklab::emu::device_free(flag);
   banklab::emu::device_free(out);
+}
+
+TEST_CASE("the text table's columns never run together: ten-digit counts and a long file name") {
+  banklab::emu::LaunchReport report;
+  report.kernel = "k";
+  report.completed = true;
+  banklab::emu::LineStats l;
+  l.where.file = "/src/a_rather_long_kernel_file_name.cu";
+  l.where.line = 1234;
+  l.loads = 12345678901;
+  l.stores = 2345678901;
+  l.warp_instructions = 3456789012;
+  l.wavefronts = 45678901234;
+  l.ideal_wavefronts = 5678901234;
+  l.worst_wavefronts = 32;
+  report.lines.push_back(l);
+  const std::string text = banklab::emu::format_report(report);
+  INFO(text);
+  std::istringstream in(text.substr(text.find("a_rather_long")));
+  std::vector<std::string> row(8);
+  for (std::string& cell : row) in >> cell;
+  CHECK(row == std::vector<std::string>{"a_rather_long_kernel_file_name.cu:1234", "12345678901", "2345678901", "3456789012",
+                                        "45678901234", "5678901234", std::to_string(45678901234ull - 5678901234ull), "32"});
+  // The header above it has each name over its column's last digit.
+  const std::size_t header = text.find("  line");
+  const std::size_t row_start = text.find("  a_rather_long");
+  const std::string head = text.substr(header, text.find('\n', header) - header);
+  const std::string body = text.substr(row_start, text.find('\n', row_start) - row_start);
+  CHECK(head.size() == body.size());
 }
