@@ -1,9 +1,12 @@
 // banklab run at its edges: --time-limit bounds the whole program (host code
 // included) and a stopped launch is a non-zero exit; limits that are not a
 // number of seconds are refused in words; a program without a launch, or one
-// whose allocation fails, is told so instead of "did it call _exit?".
+// whose allocation fails, is told so instead of "did it call _exit?"; a
+// stopped launch and a kernel launched with several shapes say so; kernel
+// attributes are an H200's.
 #include <doctest/doctest.h>
 
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "run_command.hpp"
@@ -35,6 +38,29 @@ TEST_CASE("a launch stopped at the time limit makes banklab run exit 124, though
   CHECK(r.status == 124);
   CHECK(r.out.find("1 launch was stopped at the time limit of 1 s") != std::string::npos);
   CHECK(r.out.find("after the launch: ") != std::string::npos);  // the program went on, and saw the error
+  // The kernel's header says the launch stopped, not "all traced".
+  CHECK(r.out.find("1 launch of spin(int volatile*): 1 block, the launch stopped early (see below): the counts are "
+                   "for what ran before it stopped") != std::string::npos);
+  CHECK(r.out.find("all traced") == std::string::npos);
+}
+
+TEST_CASE("a kernel launched with two shapes has each named with its launches, in text and JSON") {
+  const auto r = run_command(banklab_run(program("two_shapes.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("scale, three launches: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("3 launches of scale(float*, float): 8 blocks, all traced") != std::string::npos);
+  CHECK(r.out.find("launched with 2 shapes (the line below names the last): grid (4,1,1), block (64,1,1) x 1; "
+                   "grid (2,1,1), block (128,1,1) x 2\n") != std::string::npos);
+  const auto j = run_command(banklab_run("--format json " + program("two_shapes.cu")) + " 2>/dev/null");
+  REQUIRE(j.status == 0);
+  const nlohmann::json report = nlohmann::json::parse(j.out);
+  REQUIRE(report["kernels"].size() == 1);
+  const nlohmann::json& k = report["kernels"][0];
+  CHECK(k["launches"] == 3);
+  CHECK(k["stopped_launches"] == 0);
+  CHECK(k["geometries"] == nlohmann::json::parse(R"([{"grid": [4, 1, 1], "block": [64, 1, 1], "launches": 1},
+                                                     {"grid": [2, 1, 1], "block": [128, 1, 1], "launches": 2}])"));
 }
 
 TEST_CASE("--time-limit that is not a number of seconds is refused with its range, not a 309-digit number") {
@@ -65,4 +91,16 @@ TEST_CASE("a failed cudaMalloc before the first launch is named, with its size")
   CHECK(r.out.find("before its first kernel launch: 1 cudaMalloc call failed (the largest asked for "
                    "1125899906842624 bytes") != std::string::npos);
   CHECK(r.out.find("_exit or abort") == std::string::npos);
+}
+
+TEST_CASE("cudaFuncGetAttributes gives the static shared memory and the dynamic limit an H200 gives") {
+  // The numbers the same program printed on an H200 (tests/data/gpu/h200_func_attributes/).
+  const auto r = run_command(banklab_run(program("func_attributes.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("padded_tile: 4224 static bytes, 1024 threads at most, dynamic limit 44928\n") != std::string::npos);
+  CHECK(r.out.find("big_dynamic: 16 static bytes, dynamic limit 49136\n") != std::string::npos);
+  CHECK(r.out.find("big_dynamic after cudaFuncSetAttribute: dynamic limit 65536\n") != std::string::npos);
+  CHECK(r.out.find("asking for 228 KiB: cudaErrorInvalidValue\n") != std::string::npos);
+  CHECK(r.out.find("big_dynamic with 64 KiB: right\n") != std::string::npos);
 }

@@ -9,11 +9,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <mutex>
 #include <new>
 
 #include "banklab/cuda_host.hpp"
 #include "banklab/emulator.hpp"
 #include "host_api.hpp"
+#include "symbols.hpp"
 
 namespace banklab::emu::detail {
 
@@ -272,6 +275,51 @@ cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const voi
   n = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(n), p.sharedMemPerMultiprocessor / per_block));
   *blocks = dynamic_shared_bytes > p.sharedMemPerBlockOptin ? 0 : n;
   return cudaSuccess;
+}
+namespace {
+// cudaFuncSetAttribute's dynamic shared memory limits, by kernel.
+std::mutex g_attributes_mutex;
+std::map<const void*, int>& dynamic_limits() {
+  static std::map<const void*, int> limits;
+  return limits;
+}
+}  // namespace
+
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value) {
+  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
+  if (attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    cudaDeviceProp p;
+    cudaGetDeviceProperties(&p, 0);
+    const std::size_t fixed = (banklab::emu::detail::static_shared_bytes(kernel) + 15) / 16 * 16;
+    if (value < 0 || static_cast<std::size_t>(value) + fixed > p.sharedMemPerBlockOptin) return cudaErrorInvalidValue;
+    const std::lock_guard<std::mutex> lock(g_attributes_mutex);
+    dynamic_limits()[kernel] = value;
+  } else if (attribute == cudaFuncAttributePreferredSharedMemoryCarveout) {
+    if (value < -1 || value > 100) return cudaErrorInvalidValue;
+  } else {
+    return cudaErrorInvalidValue;
+  }
+  return status();
+}
+
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
+  if (attributes == nullptr) return cudaErrorInvalidValue;
+  if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
+  *attributes = cudaFuncAttributes{};
+  // An H200 reports the layout rounded up to a multiple of 16 bytes (a float[3]
+  // alone: 16; tests/data/gpu/h200_func_attributes/).
+  const std::size_t fixed = (banklab::emu::detail::static_shared_bytes(kernel) + 15) / 16 * 16;
+  attributes->sharedSizeBytes = fixed;
+  attributes->maxThreadsPerBlock = 1024;
+  attributes->numRegs = 32;
+  attributes->ptxVersion = 90;
+  attributes->binaryVersion = 90;
+  attributes->preferredShmemCarveout = -1;
+  attributes->maxDynamicSharedSizeBytes = static_cast<int>(49152 - std::min<std::size_t>(fixed, 49152));
+  const std::lock_guard<std::mutex> lock(g_attributes_mutex);
+  const auto set = dynamic_limits().find(kernel);
+  if (set != dynamic_limits().end()) attributes->maxDynamicSharedSizeBytes = set->second;
+  return status();
 }
 cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }

@@ -15,6 +15,27 @@ namespace banklab::emu::detail {
 // information); dynamic shared memory after them, at a multiple of 16 bytes.
 // Without debug information the alignment is guessed as the largest power of
 // two (at most 16) dividing the size.
+namespace {
+
+// Where a variable goes: its type's alignment, or the guess without debug
+// information.
+std::size_t alignment_of(const DataSymbol& s) {
+  if (s.alignment != 0) return s.alignment;
+  std::size_t align = 16;
+  while (align > 1 && s.size % align != 0) align /= 2;
+  return align;
+}
+
+std::size_t placed(std::size_t offset, std::size_t align) { return (offset + align - 1) / align * align; }
+
+}  // namespace
+
+std::size_t static_shared_bytes(const void* kernel) {
+  std::size_t offset = 0;
+  for (const DataSymbol& s : shared_symbols(kernel).variables) offset = placed(offset, alignment_of(s)) + s.size;
+  return offset;
+}
+
 bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t dynamic_bytes) {
   rt().vars.clear();
   const SharedSymbols symbols = shared_symbols(kernel);
@@ -24,19 +45,12 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
   for (const DataSymbol& s : symbols.not_shared) rt().not_shared.push_back({s.address, s.size, 0});
   std::size_t offset = 0;
   auto place = [&](const DataSymbol& s, std::size_t size, std::size_t align, std::size_t declared) {
-    offset = (offset + align - 1) / align * align;
+    offset = placed(offset, align);
     rt().vars.push_back({s.address, size, offset, declared});
     report.shared_variables.push_back({s.name, s.address, size, offset});
     offset += size;
   };
-  for (const DataSymbol& s : symbols.variables) {
-    std::size_t align = s.alignment;
-    if (align == 0) {
-      align = 16;
-      while (align > 1 && s.size % align != 0) align /= 2;
-    }
-    place(s, s.size, align, s.alignment);
-  }
+  for (const DataSymbol& s : symbols.variables) place(s, s.size, alignment_of(s), s.alignment);
   report.shared_bytes = offset;
   if (dynamic_bytes > 0) {
     if (dynamic_bytes > symbols.dynamic.size) {

@@ -6,6 +6,7 @@
 // worker per core).
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -72,7 +73,15 @@ const Settings& settings() {
 struct KernelTotals {
   LaunchReport total;  // lines and findings of every launch; grid/block of the last
   std::uint64_t launches = 0;
+  std::uint64_t stopped = 0;  // launches that did not finish (time limit, crash, invalid launch)
   bool traced = false;
+  // Each grid and block the kernel was launched with, with its launches, in
+  // the order first seen.
+  struct Geometry {
+    dim3 grid, block;
+    std::uint64_t launches = 0;
+  };
+  std::vector<Geometry> geometries;
   std::map<std::pair<std::string, int>, std::size_t> line_index;
   std::map<std::string, std::size_t> finding_index;
 };
@@ -90,6 +99,14 @@ std::string finding_key(const Finding& f) {
 void add(KernelTotals& k, LaunchReport&& one) {
   LaunchReport& t = k.total;
   ++k.launches;
+  if (!one.completed) ++k.stopped;
+  const auto same = [&](const KernelTotals::Geometry& g) {
+    return g.grid.x == one.grid.x && g.grid.y == one.grid.y && g.grid.z == one.grid.z && g.block.x == one.block.x &&
+           g.block.y == one.block.y && g.block.z == one.block.z;
+  };
+  auto geometry = std::find_if(k.geometries.begin(), k.geometries.end(), same);
+  if (geometry == k.geometries.end()) geometry = k.geometries.insert(k.geometries.end(), {one.grid, one.block, 0});
+  ++geometry->launches;
   t.kernel = one.kernel;
   t.grid = one.grid;
   t.block = one.block;
@@ -138,6 +155,14 @@ void add(KernelTotals& k, LaunchReport&& one) {
   }
 }
 
+// "grid (4,1,1), block (256,1,1) x 3".
+std::string geometry_text(const KernelTotals::Geometry& g) {
+  std::ostringstream out;
+  out << "grid (" << g.grid.x << "," << g.grid.y << "," << g.grid.z << "), block (" << g.block.x << "," << g.block.y
+      << "," << g.block.z << ") x " << g.launches;
+  return out.str();
+}
+
 // nvcc's shared instructions of the program, read once (empty without them).
 const std::vector<SassAccess>& nvcc_sass() {
   static const std::vector<SassAccess> sass = [] {
@@ -164,10 +189,19 @@ std::string text_report() {
         << k.total.blocks_run << (k.total.blocks_run == 1 ? " block" : " blocks");
     if (!k.traced) {
       out << ", not traced (--kernel)\n";
+    } else if (k.stopped > 0) {
+      out << ", " << (k.stopped == k.launches ? (k.launches == 1 ? "the launch" : "every launch")
+                                               : std::to_string(k.stopped) + " of the launches")
+          << " stopped early (see below): the counts are for what ran before it stopped\n";
     } else if (k.total.blocks_traced < k.total.blocks_run) {
       out << ", " << k.total.blocks_traced << " of them traced (--blocks): the counts below are for those\n";
     } else {
       out << ", all traced\n";
+    }
+    if (k.geometries.size() > 1) {
+      out << "launched with " << k.geometries.size() << " shapes (the line below names the last):";
+      for (std::size_t i = 0; i < k.geometries.size(); ++i) out << (i == 0 ? " " : "; ") << geometry_text(k.geometries[i]);
+      out << "\n";
     }
     out << format_report(k.total, settings().verbose);
     const std::vector<std::string> differences = sass_differences(k.total, nvcc_sass());
@@ -200,6 +234,13 @@ std::string json_report() {
     one["traced"] = k.traced;
     one["blocks_run"] = k.total.blocks_run;
     one["blocks_traced"] = k.total.blocks_traced;
+    one["stopped_launches"] = k.stopped;
+    one["geometries"] = nlohmann::json::array();
+    for (const KernelTotals::Geometry& g : k.geometries) {
+      one["geometries"].push_back({{"grid", {g.grid.x, g.grid.y, g.grid.z}},
+                                   {"block", {g.block.x, g.block.y, g.block.z}},
+                                   {"launches", g.launches}});
+    }
     one["nvcc_differences"] = sass_differences(k.total, nvcc_sass());
     out["kernels"].push_back(one);
   }

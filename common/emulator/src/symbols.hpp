@@ -49,6 +49,10 @@ struct SharedSymbols {
 };
 SharedSymbols shared_symbols(const void* kernel);
 
+/// The static shared memory of `kernel`: its variables laid out as a launch
+/// lays them out (layout.cpp).
+std::size_t static_shared_bytes(const void* kernel);
+
 /// Source locations of return addresses (each looked up at address - 1).
 std::unordered_map<std::uintptr_t, SourceLocation> resolve(const std::vector<std::uintptr_t>& return_addresses);
 

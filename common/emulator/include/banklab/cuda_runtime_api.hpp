@@ -242,11 +242,44 @@ template <class T>
 cudaError_t cudaMallocPitch(T** pointer, std::size_t* pitch, std::size_t width_bytes, std::size_t height) {
   return cudaMallocPitch(reinterpret_cast<void**>(pointer), pitch, width_bytes, height);
 }
-/// Kernel attributes (the dynamic shared memory limit, the carveout) change
-/// nothing on the emulator: every block may have up to 227 KiB.
+/// CUDA's cudaFuncAttributes, field for field.
+struct cudaFuncAttributes {
+  std::size_t sharedSizeBytes;  ///< static shared memory, laid out as nvcc does
+  std::size_t constSizeBytes;
+  std::size_t localSizeBytes;
+  int maxThreadsPerBlock;
+  int numRegs;
+  int ptxVersion;
+  int binaryVersion;
+  int cacheModeCA;
+  int maxDynamicSharedSizeBytes;
+  int preferredShmemCarveout;
+  int clusterDimMustBeSet;
+  int requiredClusterWidth;
+  int requiredClusterHeight;
+  int requiredClusterDepth;
+  int clusterSchedulingPolicyPreference;
+  int nonPortableClusterSizeAllowed;
+  int reserved[16];
+};
+/// A kernel's attributes: its static shared memory (the variables its code
+/// uses, as a launch lays them out, rounded up to a multiple of 16 bytes as an
+/// H200 reports it), 1024 threads per block, sm_90, and the
+/// dynamic shared memory limit cudaFuncSetAttribute set (48 KiB less the
+/// static bytes until then). The emulator does not know registers: numRegs
+/// is 32, the most with which registers never bound an H200's occupancy
+/// (65,536 per multiprocessor for 2,048 threads), as the occupancy calls assume.
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel);
 template <class F>
-cudaError_t cudaFuncSetAttribute(F*, cudaFuncAttribute, int) {
-  return cudaSuccess;
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, F* kernel) {
+  return cudaFuncGetAttributes(attributes, reinterpret_cast<const void*>(kernel));
+}
+/// The dynamic shared memory limit is kept for cudaFuncGetAttributes (a launch
+/// may have up to 227 KiB either way); the carveout changes nothing.
+cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value);
+template <class F>
+cudaError_t cudaFuncSetAttribute(F* kernel, cudaFuncAttribute attribute, int value) {
+  return cudaFuncSetAttribute(reinterpret_cast<const void*>(kernel), attribute, value);
 }
 template <class F>
 cudaError_t cudaFuncSetCacheConfig(F*, cudaFuncCache) {
