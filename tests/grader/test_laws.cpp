@@ -30,6 +30,15 @@ TEST_CASE("stage 1: a multicast in which one word is read by a single lane fails
                  "word 14 is read by one lane only; every word needs 2 or more"));
 }
 
+TEST_CASE("stage 1: bytes and halves puzzles with two lanes on each byte fail, though they cost 1 wavefront") {
+  const auto report = grade_report(test_submission(1, "wrong", "bytes_shared.cu"), 1, 1);
+  CHECK(failing_checks(report) ==
+        std::set<std::string>{"puzzle 8, bytes: 1 wavefront", "puzzle 9, halves: 1 wavefront"});
+  CHECK(contains(check_output(report, "puzzle 8, bytes: 1 wavefront"), "32 different bytes wanted; yours are 16"));
+  CHECK(contains(check_output(report, "puzzle 9, halves: 1 wavefront"),
+                 "32 different 2-byte elements wanted; yours are 16"));
+}
+
 TEST_CASE("stage 3: shared memory one float over the 32x33 bound fails the bound and nothing else") {
   const std::string check = "shared memory no more than a 32x33 float tile";
   const auto report = grade_report(test_submission(3, "wrong", "tile_one_float_over.cu"), 1, 3);
