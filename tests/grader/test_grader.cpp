@@ -589,6 +589,10 @@ TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
       {"row_collision.cu",
        {kMapRow, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize}, kMapRow,
        "row 0: columns 0 and 1 both go to 1"},
+      // Only columns c and c + 16 collide: a check of the row in halves of 16 would let it through.
+      {"halves_collide.cu",
+       {kMapRow, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize}, kMapRow,
+       "row 0: columns 0 and 16 both go to 0"},
       {"column_write_unswizzled.cu", {kSwWrite}, kSwWrite, "yours: 32 wavefronts, expected: 1"},
       {"chunk_wrong_range.cu", {kChunkRange, kChunkCorrect, kChunkFindings, kChunkWrite, kChunkRead, kChunkSize},
        kChunkRange, "swizzle_chunk(8, 0) = 8: outside 0..7"},
