@@ -151,7 +151,9 @@ std::vector<std::string> gpu_devices() {
 std::vector<std::string> gpu_paths() {
   std::vector<std::string> found = {"/sys"};
   std::error_code error;
-  for (const char* parent : {"/usr/local", "/opt"}) {
+  // /usr/local is in the view already, with /usr (system_paths): bound again,
+  // its links (/usr/local/cuda -> cuda-13.0) stop bubblewrap.
+  for (const char* parent : {"/opt"}) {
     for (fs::directory_iterator it(parent, error), end; !error && it != end; it.increment(error)) {
       const std::string name = it->path().filename().string();
       if (name.rfind("cuda", 0) == 0 || name.rfind("nvidia", 0) == 0) found.push_back(it->path().string());
@@ -389,21 +391,24 @@ SandboxLaunch::SandboxLaunch(const SandboxView& view, const std::vector<std::str
     for (const std::string& path : system_paths()) {
       if (exists(path)) add({"--ro-bind", path, path});
     }
-    for (const char* link : kTopLinks) {
+    // A symbolic link is made again as a link (bubblewrap would bind its
+    // target onto it: a link to a folder outside the view fails).
+    auto link_or_bind = [&](const std::string& path) {
       char target[4096];
-      const ssize_t n = readlink(link, target, sizeof target - 1);
+      const ssize_t n = readlink(path.c_str(), target, sizeof target - 1);
       if (n > 0) {
-        add({"--symlink", std::string(target, static_cast<std::size_t>(n)), link});
-      } else if (exists(link)) {
-        add({"--ro-bind", link, link});
+        add({"--symlink", std::string(target, static_cast<std::size_t>(n)), path});
+      } else if (exists(path)) {
+        add({"--ro-bind", path, path});
       }
-    }
+    };
+    for (const char* link : kTopLinks) link_or_bind(link);
     add({"--proc", "/proc"});
     for (const char* device : kDevices) add({"--dev-bind", device, device});
     add({"--tmpfs", "/dev/shm", "--tmpfs", "/tmp"});
     if (view.gpu) {
       for (const std::string& device : gpu_devices()) add({"--dev-bind", device, device});
-      for (const std::string& path : gpu_paths()) add({"--ro-bind", path, path});
+      for (const std::string& path : gpu_paths()) link_or_bind(path);
     }
     for (const std::string& path : view.read_only) {
       if (exists(path)) add({"--ro-bind", staging().source_for(path, view.hidden), path});
