@@ -316,6 +316,9 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
     hash.add(kit_file_digest(config_, file.string()));
   }
   for (const auto& library : lab.gpu_libraries) hash.add(kit_file_digest(config_, library));
+  // The runner's main, also where a config names one outside that folder.
+  hash.add_arg(lab.gpu_runner_source);
+  hash.add(kit_file_digest(config_, lab.gpu_runner_source));
   const std::string dir = config_.cache_dir() + "/gpu-" + hash.hex();
   const std::string runner = dir + "/runner";
   auto nvcc = [&](std::vector<std::string> extra) {

@@ -63,6 +63,8 @@ Config load_config(const std::string& executable_path) {
   c.nvcc = j.at("nvcc").get<std::string>();
   if (!c.nvcc.empty() && !fs::exists(c.nvcc)) c.nvcc = "nvcc";  // another machine: take it from PATH
   c.cuda_architectures = j.at("cuda_architectures").get<std::vector<std::string>>();
+  c.gpu_probe = j.contains("gpu_probe") ? rebase(j.at("gpu_probe").get<std::string>())
+                                        : c.build_dir + "/grader/grader_gpu_probe";
   for (const auto& lab : j.at("labs")) {
     LabFiles f;
     f.number = lab.at("number").get<int>();

@@ -38,6 +38,10 @@ struct Config {
   std::vector<std::string> cpu_link_flags;
   std::string dynamic_shared_script;  ///< writes the definitions of extern __shared__ arrays
   std::string nvcc;  ///< "" when the build found no CUDA compiler
+  /// The program that says whether a GPU is usable (one JSON line, as
+  /// grader/src/gpu_probe.cu prints): the build's grader_gpu_probe unless
+  /// the config names another ("gpu_probe"; the tests' stand-in GPU).
+  std::string gpu_probe;
   std::vector<std::string> cuda_architectures;
   std::map<int, LabFiles> labs;
   /// A student's variant as -D flags (variant.hpp), set by the grader for

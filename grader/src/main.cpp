@@ -61,7 +61,7 @@ BackendChoice choose_backend(const Config& config, const std::string& requested,
     if (requested == "gpu") throw std::runtime_error("--backend gpu: " + why_not + "; use --backend cpu");
     return {Backend::kCpu, why_not + ", so the CPU emulator"};
   }
-  const std::string probe = config.build_dir + "/grader/grader_gpu_probe";
+  const std::string& probe = config.gpu_probe;
   if (config.nvcc.empty() || !std::filesystem::exists(probe)) {
     why_not = "this build has no CUDA compiler";
   } else {

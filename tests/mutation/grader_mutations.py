@@ -85,6 +85,7 @@ SUITES = [
     "tests/grader/test_gpu_lock",
     "tests/grader/test_export_program",
     "tests/grader/test_new_stage",
+    "tests/grader/test_fake_gpu",
     "tests/grader/test_grader",
 ]
 # With --relevant: the suites that test each part, the only ones tried on a
@@ -95,7 +96,7 @@ SUITES = [
 # of that suite whose names match FILTER (-tc=FILTER, commas between
 # alternatives): test_grader's cases of one stage, not its 50.
 _ANY = ["test_laws", "test_laws_blind", "test_laws_blind2", "test_laws_blind6", "test_hostile_stages", "test_pricing_grades",
-        "test_runner_answers", "test_alignment"]
+        "test_runner_answers", "test_alignment", "test_fake_gpu"]
 _STAGE_CASES = {
     1: "test_grader:*stage 1*",
     2: "test_grader:*stage 2*",

@@ -1,0 +1,138 @@
+// The GPU backend's timing checks, graded without a GPU: a config of the
+// test's own names a stand-in GPU probe (it says a GPU is there) and a
+// stand-in GPU runner (fake_gpu/fake_gpu_runner.cu, built by the grader with
+// nvcc as it builds the real one) that computes the right outputs on the host
+// and reports median times the test chose. Each limit is tried just below and
+// just above, so that a limit loosened or tightened, a ratio turned round or
+// the wrong times compared, all change a verdict here.
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include "grader_test.hpp"
+
+namespace {
+
+namespace fs = std::filesystem;
+using banklab::test::check_output;
+using banklab::test::GraderRun;
+using banklab::test::run_grader;
+
+std::string read_text(const fs::path& path) {
+  std::ifstream in(path);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Grades stage `lab`'s reference on the GPU backend with the stand-in runner,
+// its times given by `defines` (the lines put above fake_gpu_runner.cu).
+nlohmann::json grade_on_fake_gpu(int lab, const std::string& name, const std::string& defines) {
+  const fs::path dir = fs::path(BANKLAB_BUILD_DIR) / ("fake-gpu-lab0" + std::to_string(lab) + "-" + name);
+  fs::create_directories(dir);
+  const fs::path probe = dir / "probe.sh";
+  std::ofstream(probe) << "#!/bin/sh\necho '{\"devices\":1,\"name\":\"stand-in GPU of test_fake_gpu\","
+                          "\"compute_capability\":\"9.0\"}'\n";
+  fs::permissions(probe, fs::perms::owner_all);
+  const fs::path runner = dir / "fake_gpu_runner.cu";
+  std::ofstream(runner) << "#define FAKE_GPU_STAGE " << lab << "\n"
+                        << defines << "#line 1 \"fake_gpu_runner.cu\"\n"
+                        << read_text(fs::path(BANKLAB_SOURCE_DIR) / "tests/grader/fake_gpu/fake_gpu_runner.cu");
+  std::ifstream in(fs::path(GRADER_PATH).parent_path() / "grader_config.json");
+  nlohmann::json config = nlohmann::json::parse(in);
+  config["gpu_probe"] = probe.string();
+  bool found = false;
+  for (auto& entry : config["labs"]) {
+    if (entry["number"] != lab) continue;
+    entry["gpu_runner_source"] = runner.string();
+    found = true;
+  }
+  REQUIRE(found);
+  std::ofstream(dir / "grader_config.json") << config.dump(2);
+  setenv("BANKLAB_GRADER_CONFIG", (dir / "grader_config.json").c_str(), 1);
+  const GraderRun r =
+      run_grader("--lab " + std::to_string(lab) + " --solutions --backend gpu --seed 1 --time-limit 8 --format json");
+  unsetenv("BANKLAB_GRADER_CONFIG");
+  INFO("stage " << lab << ", stand-in GPU " << name << "\n" << r.out << r.err);
+  const nlohmann::json report = nlohmann::json::parse(r.out);
+  REQUIRE(report["backend"] == "gpu");
+  return report;
+}
+
+std::string status_of(const nlohmann::json& report, const std::string& check) {
+  for (const auto& c : report["checks"]) {
+    if (c["name"] == check) return c["status"].get<std::string>();
+  }
+  FAIL("no check named " << check);
+  return "";
+}
+
+double score_of(const nlohmann::json& report, const std::string& check) {
+  for (const auto& c : report["checks"]) {
+    if (c["name"] == check) return c["score"].get<double>();
+  }
+  return -1;
+}
+
+bool has(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+#if BANKLAB_TEST_HAVE_NVCC
+
+TEST_CASE("stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x', 1.21x passes; 1.82x the reference fails 'at most 1.8x', 1.67x passes") {
+  const std::string faster = "at least 1.2x faster than the conflicted tile";
+  const std::string near = "at most 1.8x the reference solution's time";
+  // {student, conflicted, solution} in ms.
+  const auto slow = grade_on_fake_gpu(3, "slow", "#define FAKE_TRANSPOSE_MS {1.0, 1.19, 0.6}\n");
+  CHECK(status_of(slow, "transpose of a 32x32 matrix") == "pass");  // the host outputs are right
+  CHECK(status_of(slow, faster) == "fail");
+  CHECK(score_of(slow, faster) == 0);
+  CHECK(has(check_output(slow, faster), "yours 1.000 ms, conflicted tile 1.190 ms, reference solution 0.600 ms"));
+  CHECK(has(check_output(slow, faster), "speed-up over the conflicted tile = 1.190, expected at least 1.200"));
+  CHECK(status_of(slow, near) == "pass");
+  CHECK(score_of(slow, near) == 5);
+  CHECK(has(check_output(slow, near), "yours / solution = 1.667, expected at most 1.800"));
+
+  const auto fast = grade_on_fake_gpu(3, "fast", "#define FAKE_TRANSPOSE_MS {1.0, 1.21, 0.55}\n");
+  CHECK(status_of(fast, faster) == "pass");
+  CHECK(score_of(fast, faster) == 10);
+  CHECK(status_of(fast, near) == "fail");
+  CHECK(has(check_output(fast, near), "yours / solution = 1.818, expected at most 1.800"));
+}
+
+TEST_CASE("stage 4 on a GPU: 1.5x over the conflicted tile, 1.10x the padded tile and 2.0x over unswizzled chunks, each tried on both sides") {
+  const std::string faster = "transpose_swizzled at least 1.5x faster than the conflicted tile";
+  const std::string padded = "transpose_swizzled within 10% of the padded tile (stage 3)";
+  const std::string chunks = "chunk_transpose_swizzled at least 2x faster than the unswizzled chunks";
+  // Transpose {student, conflicted, padded, solution}, chunks {student, conflicted, solution}, in ms.
+  const auto below = grade_on_fake_gpu(4, "below",
+                                       "#define FAKE_TRANSPOSE_MS {1.0, 1.49, 0.92, 0.9}\n"
+                                       "#define FAKE_CHUNKS_MS {1.0, 1.98, 0.9}\n");
+  CHECK(status_of(below, "transpose_swizzled: transpose of a 32x32 matrix") == "pass");  // the host outputs are right
+  CHECK(status_of(below, faster) == "fail");
+  CHECK(has(check_output(below, faster), "speed-up over the conflicted tile = 1.490, expected at least 1.500"));
+  CHECK(status_of(below, padded) == "pass");
+  CHECK(has(check_output(below, padded), "yours / padded = 1.087, expected at most 1.100"));
+  CHECK(status_of(below, chunks) == "fail");
+  CHECK(has(check_output(below, chunks), "speed-up over the unswizzled chunks = 1.980, expected at least 2.000"));
+
+  const auto above = grade_on_fake_gpu(4, "above",
+                                       "#define FAKE_TRANSPOSE_MS {1.0, 1.51, 0.89, 0.9}\n"
+                                       "#define FAKE_CHUNKS_MS {1.0, 2.02, 0.9}\n");
+  CHECK(status_of(above, faster) == "pass");
+  CHECK(status_of(above, padded) == "fail");
+  CHECK(has(check_output(above, padded), "yours / padded = 1.124, expected at most 1.100"));
+  CHECK(status_of(above, chunks) == "pass");
+  CHECK(status_of(above, "chunk_transpose_swizzled: correct, 1 and 3 read passes") == "pass");
+}
+
+#else
+
+TEST_CASE("the stand-in GPU tests need nvcc (this build has none)") { MESSAGE("no nvcc: not run"); }
+
+#endif
