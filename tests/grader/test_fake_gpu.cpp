@@ -84,7 +84,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 #if BANKLAB_TEST_HAVE_NVCC
 
-TEST_CASE("stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x', 1.21x passes; 1.82x the reference fails 'at most 1.8x', 1.67x passes") {
+TEST_CASE("stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x', 1.21x passes, and 1.82x the reference fails 'at most 1.8x', 1.67x passes") {
   const std::string faster = "at least 1.2x faster than the conflicted tile";
   const std::string near = "at most 1.8x the reference solution's time";
   // {student, conflicted, solution} in ms.
