@@ -147,9 +147,14 @@ std::uintptr_t kernel_frame() {
     return file.substr(0, file.rfind('/') + 1);
   }();
   static const std::string emulator_dir = src_dir.substr(0, src_dir.rfind('/', src_dir.size() - 2) + 1);
+  // __FILE__ is relative where the build made it so (ccache's base_dir):
+  // then the kit's folders are known only by their names, common/emulator/...
+  static const bool absolute = !emulator_dir.empty() && emulator_dir.front() == '/';
   auto kit_code = [](const std::string& file) {
     for (const char* dir : {"src/", "include/", "compat/"}) {
-      if (file.rfind(emulator_dir + dir, 0) == 0) return true;
+      if (absolute ? file.rfind(emulator_dir + dir, 0) == 0
+                   : file.find(std::string("common/emulator/") + dir) != std::string::npos)
+        return true;
     }
     return false;
   };
