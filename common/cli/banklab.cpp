@@ -181,6 +181,7 @@ struct RunOptions {
   std::string format = "text";
   bool verbose = false;
   bool rebuild = false;
+  bool as_compiled = false;
 };
 
 bool is_source_file(const std::string& arg) {
@@ -386,6 +387,7 @@ int run(const RunOptions& o) {
   settings << "format=" << o.format << ";verbose=" << (o.verbose ? 1 : 0) << ";time_limit=" << o.time_limit
            << ";blocks=" << o.blocks << ";jobs=" << o.jobs << ";report=" << report_path;
   if (!o.kernel.empty()) settings << ";kernel=" << o.kernel;
+  if (o.as_compiled) settings << ";as_compiled=1";
   // What nvcc makes of the same program, for the lines it compiles differently.
   const fs::path sass = executable.parent_path() / "nvcc.sass";
   std::error_code exists_error;
@@ -517,6 +519,10 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"text", "json"}));
   run_command->add_flag("--verbose,-v", o.verbose, "show each line's worst warp instruction and its bank map");
   run_command->add_flag("--rebuild", o.rebuild, "build again even if a cached build exists");
+  run_command->add_flag("--as-compiled", o.as_compiled,
+                        "also price each line as nvcc compiled it (nvdisasm of nvcc -arch=sm_90: adjacent accesses "
+                        "merged into LDS.64/LDS.128, reloads and register-kept values dropped, atomics apart), as "
+                        "Nsight Compute's source view counts it; needs nvcc and nvdisasm");
   run_command->prefix_command();  // the program and everything after it are left in remaining()
   run_command->footer(
       "Usage: banklab run [OPTIONS] PROGRAM.cu [MORE.cu|.cpp ...] [--] [PROGRAM ARGUMENTS...]\n"

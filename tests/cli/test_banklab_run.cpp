@@ -3,12 +3,14 @@
 // work, and errors say what and where.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <algorithm>
 #include <fstream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -391,6 +393,96 @@ TEST_CASE("a shared accumulator nvcc keeps in a register through its loop is nam
     CAPTURE(h200["kernels"][i]["kernel"]);
     CHECK(h200["kernels"][i]["nvcc_differences"] == report["kernels"][i]["nvcc_differences"]);
   }
+}
+
+TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total equal to the H200's source view") {
+  // nvdisasm of the H200 machine's build (tests/data/gpu/h200_as_compiled/):
+  // no nvcc needed here.
+  const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, "h200_as_compiled/as_compiled.sass") + " " +
+                             banklab_run("--as-compiled --format json " + program("as_compiled.cu")) + " 2>/dev/null");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.out);
+  REQUIRE(report["as_compiled"] == true);
+  // kernel -> "line,operation" -> (instructions, wavefronts, ideal), from the report.
+  using Counts = std::array<std::uint64_t, 3>;
+  std::map<std::string, std::map<std::string, Counts>> ours;
+  for (const auto& k : report["kernels"]) {
+    const std::string kernel = k["kernel"];
+    REQUIRE(k.contains("as_compiled"));
+    auto& lines = ours[kernel.substr(0, kernel.find('('))];
+    for (const auto& l : k["as_compiled"]["lines"]) {
+      const std::string at = std::string(l["file"]).substr(std::string(l["file"]).rfind('/') + 1) + "," +
+                             std::to_string(l["line"].get<int>());
+      const std::uint64_t ideal = l["ideal_wavefronts"];
+      for (const auto& [op, key] : {std::pair<const char*, const char*>{"Load", "load"}, {"Store", "store"}, {"Atomic", "atomic"}}) {
+        const std::uint64_t n = l[std::string(key) + "_instructions"], wf = l[std::string(key) + "_wavefronts"];
+        // A line has one kind of access here, so its ideal is that access's.
+        if (n > 0) lines[at + "," + op] = Counts{n, wf, ideal};
+      }
+    }
+  }
+  // The H200's Source page, summed per line (lines.csv). It files the
+  // histogram's ATOMS under device_atomic_functions.hpp:112, inlined at
+  // as_compiled.cu:73 (the nvdisasm chain), where the report puts it.
+  std::map<std::string, std::map<std::string, Counts>> h200;
+  std::ifstream measured(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h200_as_compiled/lines.csv");
+  std::string row;
+  std::getline(measured, row);  // header
+  int rows = 0;
+  while (std::getline(measured, row)) {
+    std::vector<std::string> cell;
+    std::stringstream cells(row);
+    for (std::string c; std::getline(cells, c, ',');) cell.push_back(c);
+    REQUIRE(cell.size() == 7);
+    std::string at = cell[1] + "," + cell[2];
+    if (at == "device_atomic_functions.hpp,112") at = "as_compiled.cu,73";
+    h200[cell[0]][at + "," + cell[3]] = Counts{std::stoull(cell[4]), std::stoull(cell[5]), std::stoull(cell[6])};
+    ++rows;
+  }
+  REQUIRE(rows == 11);
+  CHECK(ours == h200);
+  // Per kernel, the totals too.
+  for (const auto& [kernel, lines] : h200) {
+    CAPTURE(kernel);
+    Counts want{}, got{};
+    for (const auto& [at, c] : lines) {
+      for (int i = 0; i < 3; ++i) want[i] += c[i];
+    }
+    for (const auto& k : report["kernels"]) {
+      if (std::string(k["kernel"]).rfind(kernel + "(", 0) != 0) continue;
+      const auto& t = k["as_compiled"]["total"];
+      got = {t["load_instructions"].get<std::uint64_t>() + t["store_instructions"].get<std::uint64_t>() +
+                 t["atomic_instructions"].get<std::uint64_t>(),
+             t["load_wavefronts"].get<std::uint64_t>() + t["store_wavefronts"].get<std::uint64_t>() +
+                 t["atomic_wavefronts"].get<std::uint64_t>(),
+             t["ideal_wavefronts"]};
+    }
+    CHECK(got == want);
+  }
+  // The source view stays as it was: pairs' line 36 is two 4-byte loads per warp there.
+  for (const auto& k : report["kernels"]) {
+    if (std::string(k["kernel"]).rfind("pairs(", 0) != 0) continue;
+    for (const auto& l : k["lines"]) {
+      if (l["line"] == 36) CHECK(l["warp_instructions"] == 64);
+    }
+  }
+  // The text report shows the table and says what nvcc did.
+  const auto text = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, "h200_as_compiled/as_compiled.sass") + " " +
+                                banklab_run("--as-compiled " + program("as_compiled.cu")) + " 2>&1");
+  CHECK(text.out.find("as nvcc compiled it (--as-compiled") != std::string::npos);
+  CHECK(text.out.find("64 joined into wider accesses (LDS.64)") != std::string::npos);
+  CHECK(text.out.find("56 repeats not issued: kept in a register through the loop") != std::string::npos);
+  CHECK(text.out.find("21 predicated off in every lane, still issued") != std::string::npos);
+}
+
+TEST_CASE("--as-compiled without nvdisasm says it did not price the lines as compiled, and the source view stays") {
+  const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(false) + " " +
+                             banklab_run("--as-compiled " + program("as_compiled.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("not priced as nvcc compiled it: nvcc's code was not compared") != std::string::npos);
+  CHECK(r.out.find("as_compiled.cu:36") != std::string::npos);
 }
 
 TEST_CASE("without nvdisasm the report says that nvcc's code was not compared, and why") {

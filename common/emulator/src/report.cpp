@@ -61,6 +61,92 @@ std::uint64_t LaunchReport::total_excess_wavefronts() const {
   return total;
 }
 
+namespace {
+
+struct TableRow {
+  std::string where;
+  std::vector<std::uint64_t> values;
+  std::string note;  // after the numbers ("" : none)
+};
+
+// The per-line table: each column as wide as its header or its widest number
+// (at least `widths`), with two spaces before it at least (ten-digit counts
+// of a long run never run together).
+std::string format_table(const std::vector<std::string>& headers, std::vector<std::size_t> widths,
+                         const std::vector<TableRow>& rows, const std::string& note_header = "") {
+  std::size_t where_width = 24;
+  for (const TableRow& r : rows) {
+    where_width = std::max(where_width, r.where.size() + 2);
+    for (std::size_t c = 0; c < r.values.size(); ++c) widths[c] = std::max(widths[c], std::to_string(r.values[c]).size() + 2);
+  }
+  const auto w = [](std::size_t n) { return std::setw(static_cast<int>(n)); };
+  std::ostringstream out;
+  out << "  " << std::left << w(where_width) << "line" << std::right;
+  for (std::size_t c = 0; c < headers.size(); ++c) out << w(widths[c]) << headers[c];
+  if (!note_header.empty()) out << "  " << note_header;
+  out << '\n';
+  for (const TableRow& r : rows) {
+    out << "  " << std::left << w(where_width) << r.where << std::right;
+    for (std::size_t c = 0; c < r.values.size(); ++c) out << w(widths[c]) << r.values[c];
+    if (!r.note.empty()) out << "  " << r.note;
+    out << '\n';
+  }
+  return out.str();
+}
+
+// "LDS.64" for a load of 8 bytes per lane.
+std::string sass_name(bool store, int width) {
+  std::string name = store ? "STS" : "LDS";
+  if (width == 1) name += ".U8";
+  if (width == 2) name += ".U16";
+  if (width == 8) name += ".64";
+  if (width == 16) name += ".128";
+  return name;
+}
+
+}  // namespace
+
+std::string format_compiled_lines(const LaunchReport& report) {
+  if (!report.priced_as_compiled) return "";
+  std::ostringstream out;
+  out << "as nvcc compiled it (--as-compiled; warp instructions and wavefronts of nvcc's shared instructions, as "
+         "Nsight Compute's source view counts them):\n";
+  if (report.compiled_lines.empty()) {
+    out << "  no shared instructions in nvcc's code or the emulator's\n";
+    return out.str();
+  }
+  std::vector<TableRow> rows;
+  CompiledLineStats total;
+  for (const CompiledLineStats& l : report.compiled_lines) {
+    std::vector<std::string> notes;
+    const auto count = [](std::uint64_t n, const char* what) { return std::to_string(n) + " " + what; };
+    if (l.merged > 0) {
+      const bool stores = l.store_instructions > 0 && l.load_instructions == 0;
+      notes.push_back(count(l.merged, "joined into wider accesses") +
+                      (l.widest > 4 ? " (" + sass_name(stores, l.widest) + ")" : std::string()));
+    }
+    if (l.removed > 0) notes.push_back(count(l.removed, "not issued: nvcc makes no such access here"));
+    if (l.hoisted > 0) notes.push_back(count(l.hoisted, "repeats not issued: kept in a register through the loop"));
+    if (l.split > 0) notes.push_back(count(l.split, "split into narrower accesses"));
+    if (l.predicated_warps > 0) notes.push_back(count(l.predicated_warps, "predicated off in every lane, still issued"));
+    if (l.atomic_instructions > 0) notes.push_back("shared atomics (ATOMS)");
+    std::string note;
+    for (const std::string& n : notes) note += (note.empty() ? "" : "; ") + n;
+    rows.push_back({l.where.text(),
+                    {l.load_instructions, l.load_wavefronts, l.store_instructions, l.store_wavefronts,
+                     l.atomic_instructions, l.atomic_wavefronts, l.ideal_wavefronts, l.excess_wavefronts()},
+                    note});
+    total.add(l);
+  }
+  rows.push_back({"kernel total",
+                  {total.load_instructions, total.load_wavefronts, total.store_instructions, total.store_wavefronts,
+                   total.atomic_instructions, total.atomic_wavefronts, total.ideal_wavefronts, total.excess_wavefronts()},
+                  ""});
+  out << format_table({"loads", "load wf", "stores", "store wf", "atomics", "atomic wf", "ideal", "excess"},
+                      {8, 9, 8, 10, 9, 11, 8, 8}, rows, "what nvcc does differently (warp instructions of the source view)");
+  return out.str();
+}
+
 std::string format_report(const LaunchReport& report, bool verbose) {
   std::ostringstream out;
   out << "kernel " << (report.kernel.empty() ? "(unknown)" : report.kernel) << ", grid (" << report.grid.x << ","
@@ -84,31 +170,15 @@ std::string format_report(const LaunchReport& report, bool verbose) {
     out << "  no shared-memory accesses recorded\n";
     return out.str();
   }
-  // Each column as wide as its header or its widest number, with two spaces
-  // before it at least (ten-digit counts of a long run never run together).
-  const char* headers[] = {"loads", "stores", "warp instr", "wavefronts", "ideal", "excess", "worst"};
-  std::size_t widths[] = {10, 10, 12, 12, 10, 10, 8};
-  std::size_t where_width = 24;
-  const auto cells = [](const LineStats& l) {
-    return std::array<std::uint64_t, 7>{l.loads,      l.stores,           l.warp_instructions,
-                                        l.wavefronts, l.ideal_wavefronts, l.excess_wavefronts(),
-                                        static_cast<std::uint64_t>(l.worst_wavefronts)};
-  };
+  std::vector<TableRow> rows;
   for (const LineStats& l : report.lines) {
-    where_width = std::max(where_width, l.where.text().size() + 2);
-    const auto values = cells(l);
-    for (std::size_t c = 0; c < values.size(); ++c) widths[c] = std::max(widths[c], std::to_string(values[c]).size() + 2);
+    rows.push_back({l.where.text(),
+                    {l.loads, l.stores, l.warp_instructions, l.wavefronts, l.ideal_wavefronts, l.excess_wavefronts(),
+                     static_cast<std::uint64_t>(l.worst_wavefronts)},
+                    ""});
   }
-  const auto w = [](std::size_t n) { return std::setw(static_cast<int>(n)); };
-  out << "  " << std::left << w(where_width) << "line" << std::right;
-  for (std::size_t c = 0; c < std::size(headers); ++c) out << w(widths[c]) << headers[c];
-  out << '\n';
-  for (const LineStats& l : report.lines) {
-    out << "  " << std::left << w(where_width) << l.where.text() << std::right;
-    const auto values = cells(l);
-    for (std::size_t c = 0; c < values.size(); ++c) out << w(widths[c]) << values[c];
-    out << '\n';
-  }
+  out << format_table({"loads", "stores", "warp instr", "wavefronts", "ideal", "excess", "worst"},
+                      {10, 10, 12, 12, 10, 10, 8}, rows);
   if (verbose) {
     for (const LineStats& l : report.lines) {
       out << "\n  " << l.where.text() << ": worst warp instruction (" << l.worst_context << "): " << l.worst_wavefronts

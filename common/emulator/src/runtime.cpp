@@ -486,6 +486,7 @@ void run_worker(LaunchPlan& plan, unsigned w, LaunchReport& part) {
     g_stacks.ensure(std::max(plan.thread_count, g_stacks.count), plan.options->stack_bytes);
     r.threads.resize(std::max<std::size_t>(r.threads.size(), static_cast<std::size_t>(plan.thread_count)));
     r.report = &part;
+    r.compiled_plan = plan.options->as_compiled;
     r.finding_index.clear();
     r.finding_blocks.clear();
     r.trace_begin_launch();

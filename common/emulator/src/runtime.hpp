@@ -147,6 +147,32 @@ struct PcStats {
   std::uint32_t last_pattern = ~0u;  // the pattern this pc recorded last (loops repeat it)
 };
 
+// What one warp instruction costs (trace.cpp): its wavefronts, and the
+// instructions it issues (a compare-and-swap loop: one per round).
+struct InstanceCost {
+  WavefrontCount count;
+  std::uint64_t instructions = 1;
+};
+InstanceCost instance_cost(const Instance& instance);
+
+// How --as-compiled treats one pc's warp instructions (as_compiled.cpp).
+struct CompiledRole {
+  enum class Kind : std::uint8_t {
+    kAsIs,     // nvcc makes the same access here
+    kMerge,    // nvcc makes wider accesses here: join each lane's adjacent ones
+    kPartner,  // nvcc makes none here, but wider ones at `target`: join them there, drop the rest
+    kRemove,   // nvcc makes none here
+    kEnds,     // nvcc makes `keep` outside its loops: each lane's first (loads) or last (stores) `keep` count
+    kSplit,    // nvcc makes narrower accesses here
+  };
+  Kind kind = Kind::kAsIs;
+  int width = 0;   // kMerge, kPartner, kSplit: nvcc's width
+  int keep = 0;    // kEnds
+  std::pair<std::string, int> line;    // (file name, line) of the pc
+  std::pair<std::string, int> target;  // where merged accesses are counted
+  std::string file;                    // the pc's file as the compiler recorded it
+};
+
 // A cached bank-model answer (trace.cpp).
 struct PriceMemo {
   std::array<std::int32_t, kWarpSize> offsets{};
@@ -232,6 +258,13 @@ struct Runtime {
   std::size_t pending_instances = 0;
   std::uint64_t untraced_accesses = 0;
   void trace_finish(LaunchReport& report);
+  // --as-compiled (as_compiled.cpp): each converge also prices the warp's
+  // instructions as nvcc's code issues them, by the kernel's plan.
+  const CompiledPlan* compiled_plan = nullptr;
+  std::unordered_map<std::uintptr_t, CompiledRole> compiled_roles;  // per pc, this launch
+  std::map<std::pair<std::string, int>, CompiledLineStats> compiled_lines;  // (file name, line)
+  void compiled_converge(WarpTrace& trace, int warp);
+  void compiled_finish(LaunchReport& report);
   // Adds another worker's traced costs of this launch to this one's.
   void merge_trace(const Runtime& other);
 };

@@ -14,6 +14,11 @@
 
 namespace banklab::emu {
 
+std::string file_base_name(const std::string& path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
 namespace {
 
 std::string demangle_name(const std::string& mangled) {
@@ -23,10 +28,7 @@ std::string demangle_name(const std::string& mangled) {
   return status == 0 && out ? std::string(out.get()) : mangled;
 }
 
-std::string base_name(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
+std::string base_name(const std::string& path) { return file_base_name(path); }
 
 // Bytes per lane of a shared instruction from its modifiers: LDS 4, .U8/.S8 1,
 // .U16/.S16 2, .64 8, .128 16.
@@ -108,7 +110,7 @@ struct FunctionLoops {
 std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
   static const std::regex section(R"re(^\.text\.([^:\s]+):\s*$)re");
   static const std::regex location(R"re("([^"]*)", line (\d+))re");
-  static const std::regex instruction(R"re(^\s*/\*([0-9a-f]+)\*/\s+(?:@!?U?P[T0-9]\s+)?([A-Z][A-Z0-9_.]*)\b)re");
+  static const std::regex instruction(R"re(^\s*/\*([0-9a-f]+)\*/\s+(@!?U?P[T0-9]\s+)?([A-Z][A-Z0-9_.]*)\b)re");
   static const std::regex label(R"re(^\s*([.A-Za-z_$][\w.$]*):\s*$)re");
   static const std::regex branch_target(R"re(`\(([^)]+)\))re");
   std::vector<SassAccess> out;
@@ -121,6 +123,8 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
   // whole chain, innermost first ("A", line 1 inlined at "B", line 2 ...).
   std::vector<std::pair<std::string, int>> chain;
   bool have_chain = false;
+  int block = 0;  // of the function's next instruction
+  bool block_ends = false;  // the instruction before ended one (a branch, an exit)
   while (std::getline(in, text)) {
     ++number;
     std::smatch m;
@@ -129,6 +133,8 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
       loops = FunctionLoops{};
       function_first = out.size();
       function = m[1];
+      block = 0;
+      block_ends = false;
       file.clear();
       line = 0;
       any = true;
@@ -141,11 +147,14 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
       have_chain = !chain.empty();
     } else if (std::regex_search(text, m, label)) {
       loops.pending.push_back(m[1]);
+      block_ends = true;
     } else if (std::regex_search(text, m, instruction)) {
       if (function.empty())
         throw std::runtime_error("nvdisasm output, line " + std::to_string(number) +
                                  ": an instruction outside any .text section");
       const auto address = static_cast<std::uint32_t>(std::stoul(m[1].str(), nullptr, 16));
+      if (block_ends) ++block;
+      block_ends = false;
       for (const std::string& l : loops.pending) loops.labels[l] = address;
       loops.pending.clear();
       if (have_chain) {
@@ -157,8 +166,13 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
         line = place->second;
         have_chain = false;
       }
-      const std::string opcode = m[2];
+      // A guard on a real predicate (not @PT, always true).
+      const std::string guard = m[2];
+      const bool predicated = !guard.empty() && guard.find("PT") == std::string::npos;
+      const std::string opcode = m[3];
       const std::string name = opcode.substr(0, opcode.find('.'));
+      if (name == "BRA" || name == "BRX" || name == "JMP" || name == "JMX" || name == "EXIT" || name == "RET")
+        block_ends = true;
       if (name == "BRA") {
         std::smatch target;
         if (std::regex_search(text, target, branch_target)) loops.branches.emplace_back(target[1], address);
@@ -173,6 +187,8 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
       a.store = name == "STS" || name == "ATOMS";
       a.width = name == "LDSM" ? 16 : width_of(opcode);
       a.address = address;
+      a.predicated = predicated;
+      a.block = block;
       out.push_back(a);
     }
   }
@@ -180,6 +196,59 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
   if (!any && number > 0)
     throw std::runtime_error("not nvdisasm output: no .text section in " + std::to_string(number) + " lines");
   return out;
+}
+
+int CompiledShape::total() const {
+  int n = 0;
+  for (const auto& [w, c] : widths) n += c;
+  return n;
+}
+
+int CompiledShape::widest() const { return widths.empty() ? 0 : widths.rbegin()->first; }
+
+const CompiledShape* CompiledPlan::find(const std::string& file, int line, bool store) const {
+  const auto found = lines.find({file_base_name(file), line, store});
+  return found == lines.end() ? nullptr : &found->second;
+}
+
+int CompiledPlan::nearest_wider(const std::string& file, int line, bool store, int width) const {
+  const std::string name = file_base_name(file);
+  int best = 0;
+  for (const auto& [key, shape] : lines) {
+    const auto& [f, l, s] = key;
+    if (f != name || s != store || shape.widest() <= width) continue;
+    if (best == 0 || std::abs(l - line) < std::abs(best - line)) best = l;
+  }
+  return best;
+}
+
+CompiledPlan compiled_plan(const std::string& kernel, const std::vector<SassAccess>& sass) {
+  CompiledPlan plan;
+  plan.kernel = kernel;
+  std::map<std::tuple<std::string, int, bool>, bool> every_predicated;
+  const SassAccess* unpredicated = nullptr;  // the last one of the kernel's code so far
+  for (const SassAccess& a : sass) {
+    if (demangle_name(a.function) != kernel) continue;
+    const auto key = std::make_tuple(file_base_name(a.file), a.line, a.store);
+    const bool fresh_line = plan.lines.count(key) == 0;
+    CompiledShape& shape = plan.lines[key];
+    ++shape.widths[a.width];
+    shape.in_loop = shape.in_loop || a.in_loop;
+    const auto [it, fresh] = every_predicated.emplace(key, a.predicated);
+    if (!fresh) it->second = it->second && a.predicated;
+    if (a.predicated && fresh_line) {
+      // How many warps reach it, from its first instruction's basic block.
+      if (unpredicated != nullptr && unpredicated->block == a.block && unpredicated->function == a.function) {
+        shape.has_anchor = true;
+        shape.anchor = std::make_tuple(file_base_name(unpredicated->file), unpredicated->line, unpredicated->store);
+      } else {
+        shape.entry = a.block == 0;
+      }
+    }
+    if (!a.predicated) unpredicated = &a;
+  }
+  for (auto& [key, shape] : plan.lines) shape.predicated = every_predicated[key];
+  return plan;
 }
 
 std::vector<std::string> sass_differences(const LaunchReport& report, const std::vector<SassAccess>& sass) {

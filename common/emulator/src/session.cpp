@@ -38,6 +38,7 @@ struct Settings {
   std::string sass_path;     // nvdisasm -g of nvcc's build of the program ("" : none)
   std::string sass_missing;  // why there is none
   std::string sass_tools;    // "nvcc 13.0, nvdisasm 13.2 (PATH)": what made it
+  bool as_compiled = false;  // also price every launch as nvcc's code issues it
 };
 
 Settings read_settings() {
@@ -60,6 +61,7 @@ Settings read_settings() {
     if (key == "sass") s.sass_path = value;
     if (key == "sass_missing") s.sass_missing = value;
     if (key == "sass_tools") s.sass_tools = value;
+    if (key == "as_compiled") s.as_compiled = value == "1";
   }
   return s;
 }
@@ -84,6 +86,7 @@ struct KernelTotals {
   std::vector<Geometry> geometries;
   std::map<std::pair<std::string, int>, std::size_t> line_index;
   std::map<std::string, std::size_t> finding_index;
+  std::map<std::pair<std::string, int>, std::size_t> compiled_index;
 };
 
 std::vector<KernelTotals>& kernels() {
@@ -129,6 +132,17 @@ void add(KernelTotals& k, LaunchReport&& one) {
     } else {
       k.finding_index[key] = t.findings.size();
       t.findings.push_back(std::move(f));
+    }
+  }
+  t.priced_as_compiled = t.priced_as_compiled || one.priced_as_compiled;
+  for (CompiledLineStats& l : one.compiled_lines) {
+    const auto key = std::make_pair(file_base_name(l.where.file), l.where.line);
+    const auto found = k.compiled_index.find(key);
+    if (found == k.compiled_index.end()) {
+      k.compiled_index[key] = t.compiled_lines.size();
+      t.compiled_lines.push_back(std::move(l));
+    } else {
+      t.compiled_lines[found->second].add(l);
     }
   }
   for (LineStats& l : one.lines) {
@@ -179,6 +193,15 @@ const std::vector<SassAccess>& nvcc_sass() {
   return sass;
 }
 
+// Each kernel's plan for --as-compiled, made at its first launch.
+const CompiledPlan* compiled_plan_of(const std::string& kernel) {
+  static std::map<std::string, CompiledPlan> plans;
+  if (!settings().as_compiled || nvcc_sass().empty()) return nullptr;
+  auto found = plans.find(kernel);
+  if (found == plans.end()) found = plans.emplace(kernel, compiled_plan(kernel, nvcc_sass())).first;
+  return found->second.lines.empty() ? nullptr : &found->second;
+}
+
 std::string text_report() {
   std::ostringstream out;
   out << "\n== BankLab: shared memory of this run, per kernel and source line (CPU emulator, H200 bank model) ==\n";
@@ -204,8 +227,16 @@ std::string text_report() {
       out << "\n";
     }
     out << format_report(k.total, settings().verbose);
+    if (k.total.priced_as_compiled) {
+      out << format_compiled_lines(k.total);
+    } else if (settings().as_compiled && k.traced) {
+      out << "not priced as nvcc compiled it: "
+          << (nvcc_sass().empty() ? "nvcc's code was not compared (see below)"
+                                  : "nvcc's code has no function " + k.total.kernel)
+          << "\n";
+    }
     const std::vector<std::string> differences = sass_differences(k.total, nvcc_sass());
-    if (!differences.empty()) {
+    if (!differences.empty() && !k.total.priced_as_compiled) {
       out << "lines nvcc compiles differently (nvdisasm of nvcc -arch=sm_90; the counts above are the host "
              "compiler's):\n";
       for (const std::string& d : differences) out << "  " << d << "\n";
@@ -242,9 +273,38 @@ std::string json_report() {
                                    {"launches", g.launches}});
     }
     one["nvcc_differences"] = sass_differences(k.total, nvcc_sass());
+    if (k.total.priced_as_compiled) {
+      nlohmann::json lines = nlohmann::json::array();
+      CompiledLineStats total;
+      const auto counts = [](const CompiledLineStats& l) {
+        return nlohmann::json{{"load_instructions", l.load_instructions},
+                              {"load_wavefronts", l.load_wavefronts},
+                              {"store_instructions", l.store_instructions},
+                              {"store_wavefronts", l.store_wavefronts},
+                              {"atomic_instructions", l.atomic_instructions},
+                              {"atomic_wavefronts", l.atomic_wavefronts},
+                              {"ideal_wavefronts", l.ideal_wavefronts},
+                              {"excess_wavefronts", l.excess_wavefronts()}};
+      };
+      for (const CompiledLineStats& l : k.total.compiled_lines) {
+        nlohmann::json line = counts(l);
+        line["file"] = l.where.file;
+        line["line"] = l.where.line;
+        line["nvcc_widest_bytes"] = l.widest;
+        line["source_view_instructions"] = {{"merged", l.merged},
+                                            {"removed", l.removed},
+                                            {"hoisted", l.hoisted},
+                                            {"split", l.split}};
+        line["predicated_warps"] = l.predicated_warps;
+        lines.push_back(line);
+        total.add(l);
+      }
+      one["as_compiled"] = {{"lines", lines}, {"total", counts(total)}};
+    }
     out["kernels"].push_back(one);
   }
   out["nvcc_compared"] = !settings().sass_path.empty();
+  out["as_compiled"] = settings().as_compiled && !nvcc_sass().empty();
   if (!settings().sass_tools.empty()) out["nvcc_tools"] = settings().sass_tools;
   if (!settings().sass_missing.empty()) out["nvcc_not_compared_because"] = settings().sass_missing;
   return out.dump(2) + "\n";
@@ -294,6 +354,7 @@ void register_report() {
   (void)settings();
   (void)stopped_launches();
   (void)failed_allocations();
+  (void)nvcc_sass();
   std::atexit(write_report);
 }
 
@@ -311,6 +372,7 @@ LaunchOptions session_options(const void* kernel) {
   options.time_limit_seconds = settings().time_limit;
   options.trace_blocks = settings().blocks;
   options.workers = settings().jobs;
+  options.as_compiled = compiled_plan_of(function_name(kernel).demangled);
   if (!settings().kernel.empty()) {
     const FunctionName name = function_name(kernel);
     options.trace = name.demangled.find(settings().kernel) != std::string::npos;

@@ -285,6 +285,8 @@ PcTrace& WarpTrace::find(std::uintptr_t pc) {
 void Runtime::trace_begin_launch() {
   warp_traces.clear();  // their pcs point into pc_stats
   pc_stats.clear();
+  compiled_roles.clear();
+  compiled_lines.clear();
   last_misaligned_pc = 0;
   shared_accesses = 0;
   pending_instances = 0;
@@ -412,25 +414,35 @@ void record_pattern(PcStats& stats, const Instance& instance, std::size_t warp) 
   add_pattern(stats, p, 1, {rt().block_index, t_pattern_sequence++});
 }
 
+}  // namespace
+
+InstanceCost instance_cost(const Instance& instance) {
+  InstanceCost cost{memo_count_wavefronts(instance), 1};
+  if (instance.atomic == AtomicKind::kCas || instance.atomic == AtomicKind::kCasLoop) {
+    // Lanes per bank, every lane counted (a word shared by lanes is no help).
+    std::array<int, 32> per_bank{};  // sm_90: 32 banks of 4 bytes
+    int busiest = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (instance.offsets[lane] < 0) continue;
+      const int bank = static_cast<int>((instance.offsets[lane] / 4) % 32);
+      busiest = std::max(busiest, ++per_bank[static_cast<std::size_t>(bank)]);
+    }
+    cost.count.ideal_wavefronts = 2;
+    cost.count.wavefronts = 2 * busiest;
+    if (instance.atomic == AtomicKind::kCasLoop) cost.instructions = static_cast<std::uint64_t>(busiest);
+  }
+  return cost;
+}
+
+namespace {
+
 void price_instances(PcStats& stats, const Instance* first, const Instance* last, std::size_t warp) {
   for (const Instance* it = first; it != last; ++it) {
     const Instance& instance = *it;
     record_pattern(stats, instance, warp);
-    WavefrontCount count = memo_count_wavefronts(instance);
-    std::uint64_t instructions = 1;
-    if (instance.atomic == AtomicKind::kCas || instance.atomic == AtomicKind::kCasLoop) {
-      // Lanes per bank, every lane counted (a word shared by lanes is no help).
-      std::array<int, 32> per_bank{};  // sm_90: 32 banks of 4 bytes
-      int busiest = 0;
-      for (int lane = 0; lane < kWarpSize; ++lane) {
-        if (instance.offsets[lane] < 0) continue;
-        const int bank = static_cast<int>((instance.offsets[lane] / 4) % 32);
-        busiest = std::max(busiest, ++per_bank[static_cast<std::size_t>(bank)]);
-      }
-      count.ideal_wavefronts = 2;
-      count.wavefronts = 2 * busiest;
-      if (instance.atomic == AtomicKind::kCasLoop) instructions = static_cast<std::uint64_t>(busiest);
-    }
+    const InstanceCost cost = instance_cost(instance);
+    const WavefrontCount& count = cost.count;
+    const std::uint64_t instructions = cost.instructions;
     (instance.write ? stats.stores : stats.loads) += instance.lanes;
     stats.width = instance.width;
     stats.store = instance.write;
@@ -450,6 +462,7 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
 
 void Runtime::trace_converge(int warp) {
   if (static_cast<std::size_t>(warp) >= warp_traces.size()) return;
+  if (compiled_plan != nullptr) compiled_converge(warp_traces[static_cast<std::size_t>(warp)], warp);
   for (PcTrace& t : warp_traces[static_cast<std::size_t>(warp)].pcs) {
     if (!t.instances.empty()) {
       price_instances(*t.stats, t.instances.data(), t.instances.data() + t.instances.size(),
@@ -467,6 +480,11 @@ void Runtime::trace_end_block() {
 }
 
 void Runtime::merge_trace(const Runtime& other) {
+  for (const auto& [key, line] : other.compiled_lines) {
+    CompiledLineStats& mine = compiled_lines[key];
+    if (mine.where.file.empty()) mine.where = line.where;
+    mine.add(line);
+  }
   shared_accesses += other.shared_accesses;
   untraced_accesses += other.untraced_accesses;
   for (const auto& [pc, theirs] : other.pc_stats) {
@@ -570,6 +588,7 @@ void Runtime::trace_finish(LaunchReport& out) {
     }
   }
   for (auto& [key, line] : lines) out.lines.push_back(std::move(line));
+  if (compiled_plan != nullptr) compiled_finish(out);
 }
 
 }  // namespace banklab::emu::detail

@@ -102,6 +102,33 @@ struct LineStats {
   [[nodiscard]] std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
 };
 
+/// One source line priced as nvcc compiled it (LaunchOptions::as_compiled,
+/// `banklab run --as-compiled`): the shared loads, stores and atomics of
+/// nvcc's instructions for the line, as Nsight Compute's source view counts
+/// them, with what changed from the source view.
+struct CompiledLineStats {
+  SourceLocation where;
+  std::uint64_t load_instructions = 0, load_wavefronts = 0;
+  std::uint64_t store_instructions = 0, store_wavefronts = 0;
+  std::uint64_t atomic_instructions = 0, atomic_wavefronts = 0;
+  std::uint64_t ideal_wavefronts = 0;
+  // The source view's warp instructions of this line that nvcc issues otherwise:
+  std::uint64_t merged = 0;   ///< joined into a wider access (here or at the line nvcc gives it)
+  std::uint64_t removed = 0;  ///< nvcc makes no such access at this line (a reload, a value kept in a register)
+  std::uint64_t hoisted = 0;  ///< repeats of an access nvcc makes once, outside its loops
+  std::uint64_t split = 0;    ///< split into nvcc's narrower accesses
+  /// Warp instructions counted for warps where no lane's predicate was true:
+  /// nvcc predicates the instruction (`@!P0 STS`), and every warp issues it.
+  std::uint64_t predicated_warps = 0;
+  int widest = 0;  ///< nvcc's widest access at this line, bytes per lane (0: none)
+
+  [[nodiscard]] std::uint64_t instructions() const { return load_instructions + store_instructions + atomic_instructions; }
+  [[nodiscard]] std::uint64_t wavefronts() const { return load_wavefronts + store_wavefronts + atomic_wavefronts; }
+  [[nodiscard]] std::uint64_t excess_wavefronts() const { return wavefronts() - ideal_wavefronts; }
+  /// Adds another launch's (or worker's) counts of the same line.
+  void add(const CompiledLineStats& other);
+};
+
 /// A __shared__ variable of the launched kernel and its offset in shared memory.
 struct SharedVariable {
   std::string name;  ///< "transpose_padded(float*, float const*, int, int)::tile"
@@ -129,14 +156,24 @@ struct LaunchReport {
   /// instructions than the tracer keeps (an endless loop): 0 normally.
   std::uint64_t untraced_accesses = 0;
   double seconds = 0;
+  /// With LaunchOptions::as_compiled: every line with shared instructions in
+  /// nvcc's code or the emulator's, priced as nvcc compiled it.
+  bool priced_as_compiled = false;
+  std::vector<CompiledLineStats> compiled_lines;
 
   [[nodiscard]] bool has(FindingKind kind) const;
   [[nodiscard]] std::uint64_t total_wavefronts() const;
   [[nodiscard]] std::uint64_t total_excess_wavefronts() const;
 };
 
+struct CompiledPlan;  // banklab/sass.hpp
+
 struct LaunchOptions {
   bool trace = true;                    ///< record and price shared accesses
+  /// Also price the traced accesses as nvcc compiled the kernel (merged into
+  /// wider accesses, reloads removed, values kept in registers), into
+  /// LaunchReport::compiled_lines (nullptr: not).
+  const CompiledPlan* as_compiled = nullptr;
   double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
   /// Wall-clock limit for one block (0: none). A block that runs longer is
   /// stopped with a time-limit finding, as the launch's limit does: an endless
@@ -197,5 +234,7 @@ LaunchReport launch(dim3 grid, dim3 block, void (*kernel)(Params...), Args&&... 
 /// The report as text: findings first, then a table of shared-memory lines;
 /// with `verbose`, the bank map of each line's worst instruction too.
 std::string format_report(const LaunchReport& report, bool verbose = false);
+/// The per-line table of a report priced as nvcc compiled it ("" when it was not).
+std::string format_compiled_lines(const LaunchReport& report);
 
 }  // namespace banklab::emu

@@ -1,0 +1,338 @@
+// `banklab run --as-compiled`: the traced shared accesses priced as nvcc's
+// code issues them (banklab/sass.hpp's CompiledPlan), beside the source view.
+//
+// At each converge of a warp (a barrier, a warp collective, the block's end)
+// its warp instructions since the last one are complete: each pc's are then
+// priced by the role nvcc's code gives its line.
+//   - Same widths: as they are.
+//   - Wider in nvcc's code (LDS.64, LDS.128): each lane's accesses of the line,
+//     in program order (execution, then code address), are joined into
+//     aligned accesses of nvcc's width where they cover one completely; the
+//     j-th joined access of every lane makes the j-th warp instruction.
+//     Accesses of lines within kPartnerLines where nvcc makes none join them
+//     too (nvcc gives two adjacent statements' STS.64 to one of them); what
+//     does not join there is dropped.
+//   - None in nvcc's code (and no wider line near): dropped (a reload nvcc
+//     keeps in registers, an accumulator it keeps in a register).
+//   - Outside every loop of nvcc's code: each lane's first (loads) or last
+//     (stores) executions, as many as nvcc has instructions there, per
+//     interval between converges (a value nvcc keeps in a register through
+//     the loop).
+//   - Narrower in nvcc's code: split into nvcc's width.
+//   - Atomics: as they are, in their own columns.
+// Predicated instructions outside nvcc's loops count once in every traced
+// warp (compiled_finish): Nsight Compute's source view counts a warp whose
+// lanes all have the predicate false.
+#include <algorithm>
+#include <cstdlib>
+#include <map>
+#include <tuple>
+
+#include "banklab/sass.hpp"
+#include "runtime.hpp"
+#include "symbols.hpp"
+
+namespace banklab::emu {
+
+void CompiledLineStats::add(const CompiledLineStats& o) {
+  load_instructions += o.load_instructions;
+  load_wavefronts += o.load_wavefronts;
+  store_instructions += o.store_instructions;
+  store_wavefronts += o.store_wavefronts;
+  atomic_instructions += o.atomic_instructions;
+  atomic_wavefronts += o.atomic_wavefronts;
+  ideal_wavefronts += o.ideal_wavefronts;
+  merged += o.merged;
+  removed += o.removed;
+  hoisted += o.hoisted;
+  split += o.split;
+  predicated_warps += o.predicated_warps;
+  widest = std::max(widest, o.widest);
+}
+
+}  // namespace banklab::emu
+
+namespace banklab::emu::detail {
+
+namespace {
+
+// How far (in source lines) an access nvcc makes none of may lie from the
+// line where nvcc makes the wider access it was merged into.
+constexpr int kPartnerLines = 4;
+
+using LineKey = std::pair<std::string, int>;
+
+CompiledRole role_of(const CompiledPlan& plan, const SourceLocation& where, const Instance& first) {
+  CompiledRole r;
+  r.file = where.file;
+  r.line = {file_base_name(where.file), where.line};
+  r.target = r.line;
+  if (where.file.empty() || first.atomic != AtomicKind::kNone) return r;
+  const bool store = first.write;
+  const int width = first.width;
+  const CompiledShape* shape = plan.find(where.file, where.line, store);
+  if (shape == nullptr) {
+    const int near = plan.nearest_wider(where.file, where.line, store, width);
+    if (near != 0 && std::abs(near - where.line) <= kPartnerLines) {
+      r.kind = CompiledRole::Kind::kPartner;
+      r.width = plan.find(where.file, near, store)->widest();
+      r.target = {r.line.first, near};
+    } else {
+      r.kind = CompiledRole::Kind::kRemove;
+    }
+    return r;
+  }
+  const int widest = shape->widest();
+  if (widest > width) {
+    r.kind = CompiledRole::Kind::kMerge;
+    r.width = widest;
+  } else if (widest < width) {
+    r.kind = CompiledRole::Kind::kSplit;
+    r.width = widest;
+  } else if (!shape->in_loop) {
+    r.kind = CompiledRole::Kind::kEnds;
+    r.keep = shape->total();
+  }
+  return r;
+}
+
+// One lane's access waiting to be joined.
+struct Piece {
+  std::uint32_t k = 0;  // the lane's k-th execution of the pc in this interval
+  std::size_t pc = 0;   // index in the warp's pcs
+  std::int32_t offset = 0;
+  std::uint8_t width = 0;
+};
+
+}  // namespace
+
+void Runtime::compiled_converge(WarpTrace& trace, int warp) {
+  (void)warp;
+  // Roles of the pcs first seen here, their lines looked up together.
+  std::vector<std::uintptr_t> fresh;
+  for (const PcTrace& t : trace.pcs) {
+    if (!t.instances.empty() && compiled_roles.count(t.pc) == 0) fresh.push_back(t.pc);
+  }
+  if (!fresh.empty()) {
+    const auto where = resolve(fresh);
+    for (const PcTrace& t : trace.pcs) {
+      if (!t.instances.empty() && compiled_roles.count(t.pc) == 0)
+        compiled_roles[t.pc] = role_of(*compiled_plan, where.at(t.pc), t.instances.front());
+    }
+  }
+  const auto line_stats = [&](const CompiledRole& role, const LineKey& key) -> CompiledLineStats& {
+    CompiledLineStats& s = compiled_lines[key];
+    if (s.where.file.empty()) s.where = SourceLocation{role.file, key.second, {}};
+    return s;
+  };
+  const auto price = [&](CompiledLineStats& s, const Instance& instance) {
+    if (instance.lanes == 0) return;
+    const InstanceCost cost = instance_cost(instance);
+    const auto wavefronts = static_cast<std::uint64_t>(cost.count.wavefronts);
+    if (instance.atomic != AtomicKind::kNone) {
+      s.atomic_instructions += cost.instructions;
+      s.atomic_wavefronts += wavefronts;
+    } else if (instance.write) {
+      s.store_instructions += cost.instructions;
+      s.store_wavefronts += wavefronts;
+    } else {
+      s.load_instructions += cost.instructions;
+      s.load_wavefronts += wavefronts;
+    }
+    s.ideal_wavefronts += static_cast<std::uint64_t>(cost.count.ideal_wavefronts);
+  };
+  const auto blank = [](const Instance& like, int width) {
+    Instance fresh_instance;
+    fresh_instance.offsets.fill(-1);
+    fresh_instance.width = static_cast<std::uint8_t>(width);
+    fresh_instance.write = like.write;
+    fresh_instance.atomic = like.atomic;
+    return fresh_instance;
+  };
+
+  // Accesses to join, per (target line, store, width): each lane's pieces.
+  std::map<std::tuple<LineKey, bool, int>, std::array<std::vector<Piece>, kWarpSize>> pools;
+  std::map<std::tuple<LineKey, bool, int>, std::string> pool_files;
+  for (std::size_t p = 0; p < trace.pcs.size(); ++p) {
+    const PcTrace& t = trace.pcs[p];
+    if (t.instances.empty()) continue;
+    const CompiledRole& role = compiled_roles.at(t.pc);
+    CompiledLineStats& own = line_stats(role, role.line);
+    switch (role.kind) {
+      case CompiledRole::Kind::kAsIs:
+        for (const Instance& instance : t.instances) price(own, instance);
+        break;
+      case CompiledRole::Kind::kRemove:
+        own.removed += t.instances.size();
+        break;
+      case CompiledRole::Kind::kEnds:
+        for (std::uint32_t k = 0; k < t.instances.size(); ++k) {
+          const Instance& instance = t.instances[k];
+          Instance kept = blank(instance, instance.width);
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            const std::uint32_t runs = t.next[static_cast<std::size_t>(lane)];
+            const std::uint32_t keep = static_cast<std::uint32_t>(role.keep);
+            const bool wanted = instance.write ? k + keep >= runs : k < keep;
+            if (instance.offsets[lane] < 0 || !wanted) continue;
+            kept.offsets[lane] = instance.offsets[lane];
+            ++kept.lanes;
+          }
+          if (kept.lanes == 0) ++own.hoisted;
+          price(own, kept);
+        }
+        break;
+      case CompiledRole::Kind::kSplit:
+        for (const Instance& instance : t.instances) {
+          for (int part = 0; part * role.width < instance.width; ++part) {
+            Instance piece = blank(instance, role.width);
+            for (int lane = 0; lane < kWarpSize; ++lane) {
+              if (instance.offsets[lane] < 0) continue;
+              piece.offsets[lane] = instance.offsets[lane] + part * role.width;
+              ++piece.lanes;
+            }
+            price(own, piece);
+          }
+          ++own.split;
+        }
+        break;
+      case CompiledRole::Kind::kMerge:
+      case CompiledRole::Kind::kPartner: {
+        const auto pool = std::make_tuple(role.target, t.instances.front().write, role.width);
+        auto& lanes = pools[pool];
+        pool_files[pool] = role.file;
+        for (std::uint32_t k = 0; k < t.instances.size(); ++k) {
+          for (int lane = 0; lane < kWarpSize; ++lane) {
+            const std::int32_t o = t.instances[k].offsets[lane];
+            if (o >= 0) lanes[static_cast<std::size_t>(lane)].push_back({k, p, o, t.instances[k].width});
+          }
+        }
+        break;
+      }
+    }
+  }
+
+  for (auto& [key, lanes] : pools) {
+    const auto& [target, store, width] = key;
+    // Per lane, what it issues: (line, width) -> offsets in order.
+    std::map<std::pair<LineKey, int>, std::array<std::vector<std::int32_t>, kWarpSize>> issued;
+    std::map<std::pair<std::size_t, std::uint32_t>, int> joined;  // (pc, k) -> lanes whose piece joined
+    std::map<std::pair<std::size_t, std::uint32_t>, int> alone;   // (pc, k) -> lanes whose piece did not
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      std::vector<Piece>& pieces = lanes[static_cast<std::size_t>(lane)];
+      std::sort(pieces.begin(), pieces.end(),
+                [](const Piece& a, const Piece& b) { return std::tie(a.k, a.pc) < std::tie(b.k, b.pc); });
+      std::vector<const Piece*> chunk;
+      std::int32_t base = -1;
+      std::uint32_t covered = 0;  // bytes of the chunk, one bit each (16 at most)
+      const std::uint32_t full = width >= 32 ? ~0u : (1u << width) - 1;
+      const auto close = [&] {
+        if (chunk.empty()) return;
+        if (covered == full) {
+          issued[{target, width}][static_cast<std::size_t>(lane)].push_back(base);
+          for (const Piece* piece : chunk) ++joined[{piece->pc, piece->k}];
+        } else {
+          for (const Piece* piece : chunk) {
+            ++alone[{piece->pc, piece->k}];
+            const CompiledRole& role = compiled_roles.at(trace.pcs[piece->pc].pc);
+            if (role.kind == CompiledRole::Kind::kMerge)
+              issued[{role.line, piece->width}][static_cast<std::size_t>(lane)].push_back(piece->offset);
+          }
+        }
+        chunk.clear();
+        covered = 0;
+      };
+      for (const Piece& piece : pieces) {
+        const std::int32_t start = piece.offset & ~(width - 1);
+        const std::uint32_t bits = piece.width >= 32 ? ~0u
+                                                     : ((1u << piece.width) - 1) << (piece.offset - start);
+        const bool fits = piece.offset + piece.width <= start + width;
+        if (!chunk.empty() && (start != base || (covered & bits) != 0 || !fits)) close();
+        if (!fits) {  // as wide as nvcc's access or crossing it: on its own
+          chunk.push_back(&piece);
+          close();
+          continue;
+        }
+        base = start;
+        covered |= bits;
+        chunk.push_back(&piece);
+      }
+      close();
+    }
+    // The source view's warp instructions: joined where a lane's piece joined, else issued alone or removed.
+    std::map<std::pair<std::size_t, std::uint32_t>, bool> seen;
+    for (const auto& [at, n] : joined) seen[at] = true;
+    for (const auto& [at, n] : alone) seen.emplace(at, false);
+    for (const auto& [at, any_joined] : seen) {
+      const CompiledRole& role = compiled_roles.at(trace.pcs[at.first].pc);
+      CompiledLineStats& own = line_stats(role, role.line);
+      if (any_joined) {
+        ++own.merged;
+      } else if (role.kind == CompiledRole::Kind::kPartner) {
+        ++own.removed;
+      }
+    }
+    for (const auto& [where, per_lane] : issued) {
+      const auto& [line, piece_width] = where;
+      std::size_t count = 0;
+      for (const auto& offsets : per_lane) count = std::max(count, offsets.size());
+      Instance like;
+      like.write = store;
+      CompiledRole in_file;  // the pool's lines are of one file
+      in_file.file = pool_files.at(key);
+      CompiledLineStats& s = line_stats(in_file, line);
+      for (std::size_t j = 0; j < count; ++j) {
+        Instance instance = blank(like, piece_width);
+        for (int lane = 0; lane < kWarpSize; ++lane) {
+          const auto& offsets = per_lane[static_cast<std::size_t>(lane)];
+          if (j >= offsets.size()) continue;
+          instance.offsets[lane] = offsets[j];
+          ++instance.lanes;
+        }
+        price(s, instance);
+      }
+    }
+  }
+}
+
+void Runtime::compiled_finish(LaunchReport& out) {
+  // Every line nvcc has shared instructions at, with their widest access;
+  // predicated ones outside its loops count in every traced warp.
+  for (const auto& [key, shape] : compiled_plan->lines) {
+    const auto& [file, line, store] = key;
+    CompiledLineStats& s = compiled_lines[{file, line}];
+    if (s.where.file.empty()) s.where = SourceLocation{file, line, {}};
+    s.widest = std::max(s.widest, shape.widest());
+    if (!shape.predicated || shape.in_loop) continue;
+    // The warps that issue it: every traced warp, or those that issue the
+    // unpredicated instruction before it in its basic block.
+    std::uint64_t reaching = 0;
+    if (shape.entry) {
+      reaching = out.warps_traced;
+    } else if (shape.has_anchor) {
+      const auto& [anchor_file, anchor_line, anchor_store] = shape.anchor;
+      const CompiledShape* anchor = compiled_plan->find(anchor_file, anchor_line, anchor_store);
+      const auto found = compiled_lines.find({anchor_file, anchor_line});
+      if (anchor == nullptr || anchor->total() == 0 || found == compiled_lines.end()) continue;
+      const CompiledLineStats& a = found->second;
+      const std::uint64_t issued =
+          anchor_store ? a.store_instructions + a.atomic_instructions : a.load_instructions;
+      reaching = issued / static_cast<std::uint64_t>(anchor->total());
+    }
+    if (reaching == 0) continue;
+    const std::uint64_t every_warp = reaching * static_cast<std::uint64_t>(shape.total());
+    std::uint64_t& counted = !store ? s.load_instructions : s.atomic_instructions > 0 ? s.atomic_instructions
+                                                                                     : s.store_instructions;
+    if (every_warp > counted) {
+      s.predicated_warps += every_warp - counted;
+      counted = every_warp;
+    }
+  }
+  out.priced_as_compiled = true;
+  out.compiled_lines.clear();
+  for (const auto& [key, line] : compiled_lines) {
+    if (line.instructions() == 0 && line.merged + line.removed + line.hoisted + line.split == 0) continue;
+    out.compiled_lines.push_back(line);
+  }
+}
+
+}  // namespace banklab::emu::detail
