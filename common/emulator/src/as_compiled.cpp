@@ -47,6 +47,7 @@ void CompiledLineStats::add(const CompiledLineStats& o) {
   hoisted += o.hoisted;
   split += o.split;
   predicated_warps += o.predicated_warps;
+  predicated_load_warps += o.predicated_load_warps;
   widest = std::max(widest, o.widest);
 }
 
@@ -75,7 +76,9 @@ CompiledRole role_of(const CompiledPlan& plan, const SourceLocation& where, cons
     const int near = plan.nearest_wider(where.file, where.line, store, width);
     if (near != 0 && std::abs(near - where.line) <= kPartnerLines) {
       r.kind = CompiledRole::Kind::kPartner;
-      r.width = plan.find(where.file, near, store)->widest();
+      const CompiledShape* wide = plan.find(where.file, near, store);
+      r.width = wide->widest();
+      for (auto it = wide->widths.rbegin(); it != wide->widths.rend(); ++it) r.widths.push_back(it->first);
       r.target = {r.line.first, near};
     } else {
       r.kind = CompiledRole::Kind::kRemove;
@@ -86,6 +89,7 @@ CompiledRole role_of(const CompiledPlan& plan, const SourceLocation& where, cons
   if (widest > width) {
     r.kind = CompiledRole::Kind::kMerge;
     r.width = widest;
+    for (auto it = shape->widths.rbegin(); it != shape->widths.rend(); ++it) r.widths.push_back(it->first);
   } else if (widest < width) {
     r.kind = CompiledRole::Kind::kSplit;
     r.width = widest;
@@ -153,6 +157,7 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
   // Accesses to join, per (target line, store, width): each lane's pieces.
   std::map<std::tuple<LineKey, bool, int>, std::array<std::vector<Piece>, kWarpSize>> pools;
   std::map<std::tuple<LineKey, bool, int>, std::string> pool_files;
+  std::map<std::tuple<LineKey, bool, int>, std::vector<int>> pool_widths;
   for (std::size_t p = 0; p < trace.pcs.size(); ++p) {
     const PcTrace& t = trace.pcs[p];
     if (t.instances.empty()) continue;
@@ -200,6 +205,7 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
         const auto pool = std::make_tuple(role.target, t.instances.front().write, role.width);
         auto& lanes = pools[pool];
         pool_files[pool] = role.file;
+        pool_widths[pool] = role.widths;
         for (std::uint32_t k = 0; k < t.instances.size(); ++k) {
           for (int lane = 0; lane < kWarpSize; ++lane) {
             const std::int32_t o = t.instances[k].offsets[lane];
@@ -214,49 +220,77 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
   for (auto& [key, lanes] : pools) {
     const auto& [target, store, width] = key;
     // Per lane, what it issues: (line, width) -> offsets in order.
-    std::map<std::pair<LineKey, int>, std::array<std::vector<std::int32_t>, kWarpSize>> issued;
+    std::map<std::pair<LineKey, int>, std::array<std::vector<std::pair<std::uint64_t, std::int32_t>>, kWarpSize>> issued;
     std::map<std::pair<std::size_t, std::uint32_t>, int> joined;  // (pc, k) -> lanes whose piece joined
     std::map<std::pair<std::size_t, std::uint32_t>, int> alone;   // (pc, k) -> lanes whose piece did not
+    const std::vector<int>& nvcc_widths = pool_widths.at(key);  // widest first
     for (int lane = 0; lane < kWarpSize; ++lane) {
       std::vector<Piece>& pieces = lanes[static_cast<std::size_t>(lane)];
       std::sort(pieces.begin(), pieces.end(),
                 [](const Piece& a, const Piece& b) { return std::tie(a.k, a.pc) < std::tie(b.k, b.pc); });
-      std::vector<const Piece*> chunk;
-      std::int32_t base = -1;
-      std::uint32_t covered = 0;  // bytes of the chunk, one bit each (16 at most)
-      const std::uint32_t full = width >= 32 ? ~0u : (1u << width) - 1;
-      const auto close = [&] {
-        if (chunk.empty()) return;
-        if (covered == full) {
-          issued[{target, width}][static_cast<std::size_t>(lane)].push_back(base);
-          for (const Piece* piece : chunk) ++joined[{piece->pc, piece->k}];
-        } else {
-          for (const Piece* piece : chunk) {
-            ++alone[{piece->pc, piece->k}];
-            const CompiledRole& role = compiled_roles.at(trace.pcs[piece->pc].pc);
-            if (role.kind == CompiledRole::Kind::kMerge)
-              issued[{role.line, piece->width}][static_cast<std::size_t>(lane)].push_back(piece->offset);
+      // Open chunks (aligned spans of nvcc's widest access), by their start;
+      // the loop's other accesses (another array) do not close them.
+      struct Chunk {
+        std::uint64_t sequence = 0;
+        std::uint32_t covered = 0;  // bytes, one bit each (16 at most)
+        std::vector<const Piece*> pieces;
+      };
+      std::map<std::int32_t, Chunk> open;
+      std::uint64_t sequence = 0;
+      const auto issue = [&](const LineKey& line, int bytes, std::int32_t offset, std::uint64_t order) {
+        issued[{line, bytes}][static_cast<std::size_t>(lane)].push_back({order, offset});
+      };
+      // A chunk becomes nvcc's accesses: the widest of nvcc's widths that an
+      // aligned run of covered bytes fills, each at the target line; a piece
+      // left on its own stays at its line (dropped where nvcc has none there).
+      const auto close = [&](std::int32_t base, Chunk& chunk) {
+        std::sort(chunk.pieces.begin(), chunk.pieces.end(),
+                  [](const Piece* a, const Piece* b) { return a->offset < b->offset; });
+        std::uint64_t part = 0;
+        for (std::size_t i = 0; i < chunk.pieces.size();) {
+          const Piece& first = *chunk.pieces[i];
+          const int at = first.offset - base;
+          int bytes = 0;
+          for (const int w : nvcc_widths) {
+            const std::uint32_t span = (w >= 32 ? ~0u : (1u << w) - 1) << at;
+            if (w > first.width && at % w == 0 && at + w <= width && (chunk.covered & span) == span) {
+              bytes = w;
+              break;
+            }
           }
+          std::size_t next = i + 1;
+          if (bytes == 0) {
+            ++alone[{first.pc, first.k}];
+            const CompiledRole& role = compiled_roles.at(trace.pcs[first.pc].pc);
+            if (role.kind == CompiledRole::Kind::kMerge) issue(role.line, first.width, first.offset, chunk.sequence * 32 + part++);
+          } else {
+            while (next < chunk.pieces.size() && chunk.pieces[next]->offset < first.offset + bytes) ++next;
+            for (std::size_t j = i; j < next; ++j) ++joined[{chunk.pieces[j]->pc, chunk.pieces[j]->k}];
+            issue(target, bytes, first.offset, chunk.sequence * 32 + part++);
+          }
+          i = next;
         }
-        chunk.clear();
-        covered = 0;
       };
       for (const Piece& piece : pieces) {
         const std::int32_t start = piece.offset & ~(width - 1);
-        const std::uint32_t bits = piece.width >= 32 ? ~0u
-                                                     : ((1u << piece.width) - 1) << (piece.offset - start);
         const bool fits = piece.offset + piece.width <= start + width;
-        if (!chunk.empty() && (start != base || (covered & bits) != 0 || !fits)) close();
-        if (!fits) {  // as wide as nvcc's access or crossing it: on its own
-          chunk.push_back(&piece);
-          close();
+        if (!fits || piece.width >= width) {  // as wide as nvcc's access, or crossing it: on its own
+          Chunk alone_chunk{sequence++, 0, {&piece}};
+          close(piece.offset, alone_chunk);
           continue;
         }
-        base = start;
-        covered |= bits;
-        chunk.push_back(&piece);
+        const std::uint32_t bits = ((1u << piece.width) - 1) << (piece.offset - start);
+        auto found = open.find(start);
+        if (found != open.end() && (found->second.covered & bits) != 0) {
+          close(start, found->second);
+          open.erase(found);
+          found = open.end();
+        }
+        if (found == open.end()) found = open.emplace(start, Chunk{sequence++, 0, {}}).first;
+        found->second.covered |= bits;
+        found->second.pieces.push_back(&piece);
       }
-      close();
+      for (auto& [base, chunk] : open) close(base, chunk);
     }
     // The source view's warp instructions: joined where a lane's piece joined, else issued alone or removed.
     std::map<std::pair<std::size_t, std::uint32_t>, bool> seen;
@@ -271,10 +305,13 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
         ++own.removed;
       }
     }
-    for (const auto& [where, per_lane] : issued) {
+    for (auto& [where, per_lane] : issued) {
       const auto& [line, piece_width] = where;
       std::size_t count = 0;
-      for (const auto& offsets : per_lane) count = std::max(count, offsets.size());
+      for (auto& offsets : per_lane) {
+        std::sort(offsets.begin(), offsets.end());  // in the order the lane made them
+        count = std::max(count, offsets.size());
+      }
       Instance like;
       like.write = store;
       CompiledRole in_file;  // the pool's lines are of one file
@@ -285,7 +322,7 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
         for (int lane = 0; lane < kWarpSize; ++lane) {
           const auto& offsets = per_lane[static_cast<std::size_t>(lane)];
           if (j >= offsets.size()) continue;
-          instance.offsets[lane] = offsets[j];
+          instance.offsets[lane] = offsets[j].second;
           ++instance.lanes;
         }
         price(s, instance);
@@ -324,6 +361,7 @@ void Runtime::compiled_finish(LaunchReport& out) {
                                                                                      : s.store_instructions;
     if (every_warp > counted) {
       s.predicated_warps += every_warp - counted;
+      if (!store) s.predicated_load_warps += every_warp - counted;
       counted = every_warp;
     }
   }

@@ -168,6 +168,7 @@ struct CompiledRole {
   Kind kind = Kind::kAsIs;
   int width = 0;   // kMerge, kPartner, kSplit: nvcc's width
   int keep = 0;    // kEnds
+  std::vector<int> widths;  // kMerge, kPartner: nvcc's widths at the target line, widest first
   std::pair<std::string, int> line;    // (file name, line) of the pc
   std::pair<std::string, int> target;  // where merged accesses are counted
   std::string file;                    // the pc's file as the compiler recorded it

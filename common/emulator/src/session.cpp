@@ -295,7 +295,9 @@ std::string json_report() {
                                             {"removed", l.removed},
                                             {"hoisted", l.hoisted},
                                             {"split", l.split}};
-        line["predicated_warps"] = l.predicated_warps;
+        // Nsight Compute's kernel-level smsp__sass_inst_executed_op_shared_* leave these out.
+        line["predicated_off_warps"] = {{"loads", l.predicated_load_warps},
+                                        {"stores", l.predicated_warps - l.predicated_load_warps}};
         lines.push_back(line);
         total.add(l);
       }

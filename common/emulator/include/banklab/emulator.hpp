@@ -120,6 +120,7 @@ struct CompiledLineStats {
   /// Warp instructions counted for warps where no lane's predicate was true:
   /// nvcc predicates the instruction (`@!P0 STS`), and every warp issues it.
   std::uint64_t predicated_warps = 0;
+  std::uint64_t predicated_load_warps = 0;  ///< the loads among them (the rest are stores or atomics)
   int widest = 0;  ///< nvcc's widest access at this line, bytes per lane (0: none)
 
   [[nodiscard]] std::uint64_t instructions() const { return load_instructions + store_instructions + atomic_instructions; }
