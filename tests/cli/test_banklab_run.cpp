@@ -396,11 +396,15 @@ TEST_CASE("a shared accumulator nvcc keeps in a register through its loop is nam
   }
 }
 
-TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total equal to the H200's source view") {
-  // nvdisasm of the H200 machine's build (tests/data/gpu/h200_as_compiled/):
-  // no nvcc needed here.
-  const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, "h200_as_compiled/as_compiled.sass") + " " +
-                             banklab_run("--as-compiled --format json " + program("as_compiled.cu")) + " 2>/dev/null");
+namespace {
+
+// `banklab run --as-compiled PROGRAM` with the H200 machine's nvdisasm of it
+// (tests/data/gpu/DIR/NAME.sass) against that machine's Source page summed
+// per line (DIR/lines.csv, `rows` rows): every line and every kernel total.
+// Returns the report.
+nlohmann::json check_as_compiled_against_h200(const std::string& name, const std::string& dir, int rows_expected) {
+  const auto r = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, dir + "/" + name + ".sass") + " " +
+                             banklab_run("--as-compiled --format json " + program(name + ".cu")) + " 2>/dev/null");
   INFO(r.out);
   REQUIRE(r.status == 0);
   const auto report = nlohmann::json::parse(r.out);
@@ -423,11 +427,11 @@ TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total eq
       }
     }
   }
-  // The H200's Source page, summed per line (lines.csv). It files the
-  // histogram's ATOMS under device_atomic_functions.hpp:112, inlined at
-  // as_compiled.cu:73 (the nvdisasm chain), where the report puts it.
+  // The H200's Source page, summed per line. It files a shared atomicAdd's
+  // ATOMS under device_atomic_functions.hpp:112, inlined at the caller's line
+  // (the nvdisasm chain), where the report puts it: as_compiled.cu:73.
   std::map<std::string, std::map<std::string, Counts>> h200;
-  std::ifstream measured(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h200_as_compiled/lines.csv");
+  std::ifstream measured(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/" + dir + "/lines.csv");
   std::string row;
   std::getline(measured, row);  // header
   int rows = 0;
@@ -441,7 +445,7 @@ TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total eq
     h200[cell[0]][at + "," + cell[3]] = Counts{std::stoull(cell[4]), std::stoull(cell[5]), std::stoull(cell[6])};
     ++rows;
   }
-  REQUIRE(rows == 11);
+  REQUIRE(rows == rows_expected);
   CHECK(ours == h200);
   // Per kernel, the totals too.
   for (const auto& [kernel, lines] : h200) {
@@ -461,6 +465,15 @@ TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total eq
     }
     CHECK(got == want);
   }
+  return report;
+}
+
+}  // namespace
+
+TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total equal to the H200's source view") {
+  // nvdisasm of the H200 machine's build (tests/data/gpu/h200_as_compiled/):
+  // no nvcc needed here.
+  const auto report = check_as_compiled_against_h200("as_compiled", "h200_as_compiled", 11);
   // The source view stays as it was: pairs' line 36 is two 4-byte loads per warp there.
   for (const auto& k : report["kernels"]) {
     if (std::string(k["kernel"]).rfind("pairs(", 0) != 0) continue;
@@ -475,6 +488,13 @@ TEST_CASE("--as-compiled prices what nvcc issued: every line and kernel total eq
   CHECK(text.out.find("64 joined into wider accesses (LDS.64)") != std::string::npos);
   CHECK(text.out.find("56 repeats not issued: kept in a register through the loop") != std::string::npos);
   CHECK(text.out.find("21 predicated off in every lane, still issued") != std::string::npos);
+}
+
+TEST_CASE("--as-compiled on a program written after it, measured after: every line and kernel total equal to the H200's") {
+  // Two adjacent loads (and stores) of a butterfly on two lines, a row read
+  // nvcc widens beside a column read it cannot, a running maximum kept in a
+  // register, a predicated store in a branch whole blocks skip.
+  check_as_compiled_against_h200("as_compiled_more", "h200_as_compiled_more", 16);
 }
 
 TEST_CASE("--as-compiled on the twelve kernels of the GPU comparison: 11 equal Nsight Compute in every count") {
