@@ -110,8 +110,7 @@ struct Piece {
 
 }  // namespace
 
-void Runtime::compiled_converge(WarpTrace& trace, int warp) {
-  (void)warp;
+void Runtime::compiled_converge(WarpTrace& trace) {
   // Roles of the pcs first seen here, their lines looked up together.
   std::vector<std::uintptr_t> fresh;
   for (const PcTrace& t : trace.pcs) {
@@ -124,9 +123,9 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
         compiled_roles[t.pc] = role_of(*compiled_plan, where.at(t.pc), t.instances.front());
     }
   }
-  const auto line_stats = [&](const CompiledRole& role, const LineKey& key) -> CompiledLineStats& {
+  const auto line_stats = [&](const std::string& file, const LineKey& key) -> CompiledLineStats& {
     CompiledLineStats& s = compiled_lines[key];
-    if (s.where.file.empty()) s.where = SourceLocation{role.file, key.second, {}};
+    if (s.where.file.empty()) s.where = SourceLocation{file, key.second, {}};
     return s;
   };
   const auto price = [&](CompiledLineStats& s, const Instance& instance) {
@@ -154,15 +153,19 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
     return fresh_instance;
   };
 
-  // Accesses to join, per (target line, store, width): each lane's pieces.
-  std::map<std::tuple<LineKey, bool, int>, std::array<std::vector<Piece>, kWarpSize>> pools;
-  std::map<std::tuple<LineKey, bool, int>, std::string> pool_files;
-  std::map<std::tuple<LineKey, bool, int>, std::vector<int>> pool_widths;
+  // Accesses to join, per (target line, store, width): each lane's pieces,
+  // the lines' file and nvcc's widths at the target line.
+  struct Pool {
+    std::array<std::vector<Piece>, kWarpSize> lanes;
+    std::string file;
+    std::vector<int> widths;
+  };
+  std::map<std::tuple<LineKey, bool, int>, Pool> pools;
   for (std::size_t p = 0; p < trace.pcs.size(); ++p) {
     const PcTrace& t = trace.pcs[p];
     if (t.instances.empty()) continue;
     const CompiledRole& role = compiled_roles.at(t.pc);
-    CompiledLineStats& own = line_stats(role, role.line);
+    CompiledLineStats& own = line_stats(role.file, role.line);
     switch (role.kind) {
       case CompiledRole::Kind::kAsIs:
         for (const Instance& instance : t.instances) price(own, instance);
@@ -202,10 +205,10 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
         break;
       case CompiledRole::Kind::kMerge:
       case CompiledRole::Kind::kPartner: {
-        const auto pool = std::make_tuple(role.target, t.instances.front().write, role.width);
-        auto& lanes = pools[pool];
-        pool_files[pool] = role.file;
-        pool_widths[pool] = role.widths;
+        Pool& pool = pools[{role.target, t.instances.front().write, role.width}];
+        pool.file = role.file;
+        pool.widths = role.widths;
+        auto& lanes = pool.lanes;
         for (std::uint32_t k = 0; k < t.instances.size(); ++k) {
           for (int lane = 0; lane < kWarpSize; ++lane) {
             const std::int32_t o = t.instances[k].offsets[lane];
@@ -217,13 +220,14 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
     }
   }
 
-  for (auto& [key, lanes] : pools) {
+  for (auto& [key, pool] : pools) {
     const auto& [target, store, width] = key;
+    auto& lanes = pool.lanes;
     // Per lane, what it issues: (line, width) -> offsets in order.
     std::map<std::pair<LineKey, int>, std::array<std::vector<std::pair<std::uint64_t, std::int32_t>>, kWarpSize>> issued;
     std::map<std::pair<std::size_t, std::uint32_t>, int> joined;  // (pc, k) -> lanes whose piece joined
     std::map<std::pair<std::size_t, std::uint32_t>, int> alone;   // (pc, k) -> lanes whose piece did not
-    const std::vector<int>& nvcc_widths = pool_widths.at(key);  // widest first
+    const std::vector<int>& nvcc_widths = pool.widths;  // widest first
     for (int lane = 0; lane < kWarpSize; ++lane) {
       std::vector<Piece>& pieces = lanes[static_cast<std::size_t>(lane)];
       std::sort(pieces.begin(), pieces.end(),
@@ -298,7 +302,7 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
     for (const auto& [at, n] : alone) seen.emplace(at, false);
     for (const auto& [at, any_joined] : seen) {
       const CompiledRole& role = compiled_roles.at(trace.pcs[at.first].pc);
-      CompiledLineStats& own = line_stats(role, role.line);
+      CompiledLineStats& own = line_stats(role.file, role.line);
       if (any_joined) {
         ++own.merged;
       } else if (role.kind == CompiledRole::Kind::kPartner) {
@@ -314,9 +318,7 @@ void Runtime::compiled_converge(WarpTrace& trace, int warp) {
       }
       Instance like;
       like.write = store;
-      CompiledRole in_file;  // the pool's lines are of one file
-      in_file.file = pool_files.at(key);
-      CompiledLineStats& s = line_stats(in_file, line);
+      CompiledLineStats& s = line_stats(pool.file, line);  // the pool's lines are of one file
       for (std::size_t j = 0; j < count; ++j) {
         Instance instance = blank(like, piece_width);
         for (int lane = 0; lane < kWarpSize; ++lane) {

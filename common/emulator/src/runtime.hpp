@@ -264,7 +264,7 @@ struct Runtime {
   const CompiledPlan* compiled_plan = nullptr;
   std::unordered_map<std::uintptr_t, CompiledRole> compiled_roles;  // per pc, this launch
   std::map<std::pair<std::string, int>, CompiledLineStats> compiled_lines;  // (file name, line)
-  void compiled_converge(WarpTrace& trace, int warp);
+  void compiled_converge(WarpTrace& trace);
   void compiled_finish(LaunchReport& report);
   // Adds another worker's traced costs of this launch to this one's.
   void merge_trace(const Runtime& other);

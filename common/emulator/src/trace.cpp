@@ -462,7 +462,7 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
 
 void Runtime::trace_converge(int warp) {
   if (static_cast<std::size_t>(warp) >= warp_traces.size()) return;
-  if (compiled_plan != nullptr) compiled_converge(warp_traces[static_cast<std::size_t>(warp)], warp);
+  if (compiled_plan != nullptr) compiled_converge(warp_traces[static_cast<std::size_t>(warp)]);
   for (PcTrace& t : warp_traces[static_cast<std::size_t>(warp)].pcs) {
     if (!t.instances.empty()) {
       price_instances(*t.stats, t.instances.data(), t.instances.data() + t.instances.size(),
