@@ -14,8 +14,6 @@
 #include "../labs/common/transpose_data.hpp"
 #include "banklab/emulator_json.hpp"
 #include "access_cause.hpp"
-#include "gpu_lock.hpp"
-#include "ncu_check.hpp"
 #include "process.hpp"
 
 namespace banklab::grader {
@@ -428,40 +426,57 @@ Outcome check_ratio(const std::string& measured, const std::string& what, double
   return (at_least ? ratio >= limit : ratio <= limit) ? Outcome::pass(out.str()) : Outcome::fail(out.str());
 }
 
-Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const std::vector<std::string>& target_args,
-                             const nlohmann::json& predicted_report, const std::string& label) {
-  const std::vector<std::string> metrics = {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                                            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
-  std::vector<std::string> target = {ctx.gpu_runner()};
-  target.insert(target.end(), target_args.begin(), target_args.end());
-  const double limit = std::max(120.0, ctx.time_limit());
-  // ncu writes to a file of the grader's: what the kernel prints cannot push
-  // the result out of reach, nor forge it.
-  // Nsight Compute replays the kernel on the GPU: it takes the GPU's turn too.
-  const NcuResult ncu = [&] {
-    const GpuLock gpu_turn(gpu_lock_key(), "ncu " + kernel);
-    return measure_with_ncu(target, kernel, metrics, limit);
-  }();
-  if (ncu.kind == NcuResult::Kind::kNotInstalled || ncu.kind == NcuResult::Kind::kNotPermitted)
-    return Outcome::skip(ncu.problem);
-  if (ncu.kind != NcuResult::Kind::kMeasured) {
-    return Outcome::fail(label + ": no Nsight Compute result for " + kernel + ": " + ncu.problem +
-                         "\nthe kernel must finish its launch under Nsight Compute (a crash or a hang there loses "
-                         "the measurement)");
-  }
-  const long long measured[2] = {ncu.values.at(metrics[0]), ncu.values.at(metrics[1])};  // ld, st
-  long long predicted[2] = {0, 0};  // ld, st
-  for (const auto& l : predicted_report["lines"]) {
+PredictedWavefronts predicted_wavefronts(const nlohmann::json& report) {
+  PredictedWavefronts p;
+  std::map<std::pair<std::string, int>, long long> written;  // (file, line) -> the source view's wavefronts
+  for (const auto& l : report["lines"]) {
     // A line may hold both a load and a store: split its wavefronts by instruction.
     const long long stores = l["store_wavefronts"].get<long long>();
-    predicted[0] += l["wavefronts"].get<long long>() - stores;
-    predicted[1] += stores;
+    p.written_loads += l["wavefronts"].get<long long>() - stores;
+    p.written_stores += stores;
+    written[{file_name(l["file"].get<std::string>()), l["line"].get<int>()}] +=
+        l["wavefronts"].get<long long>();
   }
-  std::ostringstream out;
-  out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted[0]
-      << "; shared store wavefronts " << measured[1] << " vs " << predicted[1];
-  return measured[0] == predicted[0] && measured[1] == predicted[1] ? Outcome::pass(out.str())
-                                                                    : Outcome::fail(out.str());
+  p.loads = p.written_loads;
+  p.stores = p.written_stores;
+  if (!report.contains("as_compiled") || !report["as_compiled"].is_object()) return p;
+  const nlohmann::json& compiled = report["as_compiled"];
+  p.as_compiled = true;
+  p.loads = compiled["total"]["load_wavefronts"].get<long long>();
+  // Nsight Compute's op_st counts stores; a shared atomic is op_atom, which
+  // the stages' kernels do not use (and the check does not measure).
+  p.stores = compiled["total"]["store_wavefronts"].get<long long>();
+  for (const auto& l : compiled["lines"]) {
+    const std::string file = file_name(l["file"].get<std::string>());
+    const int line = l["line"].get<int>();
+    const long long as_compiled = l["load_wavefronts"].get<long long>() + l["store_wavefronts"].get<long long>() +
+                                  l["atomic_wavefronts"].get<long long>();
+    const auto found = written.find({file, line});
+    const long long as_written = found == written.end() ? 0 : found->second;
+    if (as_compiled == as_written) continue;
+    const nlohmann::json& how = l["source_view_instructions"];
+    std::vector<std::string> why;
+    if (how["merged"].get<long long>() > 0) {
+      why.push_back(std::to_string(how["merged"].get<long long>()) + " warp instructions merged into " +
+                    std::to_string(l["nvcc_widest_bytes"].get<int>()) + "-byte accesses");
+    }
+    if (how["removed"].get<long long>() > 0) {
+      why.push_back(std::to_string(how["removed"].get<long long>()) +
+                    " not made (nvcc reuses a value it already holds in a register)");
+    }
+    if (how["hoisted"].get<long long>() > 0) {
+      why.push_back(std::to_string(how["hoisted"].get<long long>()) + " made once outside a loop");
+    }
+    if (how["split"].get<long long>() > 0) {
+      why.push_back(std::to_string(how["split"].get<long long>()) + " split into narrower accesses");
+    }
+    std::string reason;
+    for (const std::string& w : why) reason += (reason.empty() ? "" : ", ") + w;
+    p.changed += "\n  " + file + ":" + std::to_string(line) + ": " + std::to_string(as_written) +
+                 " wavefronts as written, " + std::to_string(as_compiled) + " as nvcc compiled it" +
+                 (reason.empty() ? "" : " (" + reason + ")");
+  }
+  return p;
 }
 
 }  // namespace banklab::grader

@@ -156,11 +156,31 @@ Outcome check_transpose_answer(const RunnerAnswer& answer, const std::string& sh
 /// least|most L".
 Outcome check_ratio(const std::string& measured, const std::string& what, double ratio, double limit, bool at_least);
 
-/// Nsight Compute's instrumented shared wavefront counters (loads, stores)
-/// for one launch of `kernel` in the GPU runner started with `target_args`,
-/// against the sums over `predicted`'s lines (an emulator report of the same
-/// launch). Skips when ncu is missing or cannot measure here.
+/// Nsight Compute's instruction-level shared wavefront counters (loads,
+/// stores: smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum,
+/// exact and repeatable, not the kernel-level l1tex__ ones) for one launch of
+/// `kernel` in the GPU runner started with `target_args`, against the emulator
+/// runner's report of the same launch (`emulator_args`; its first run's report).
+/// The emulator prices that launch as nvcc compiled the file (the report's
+/// "as_compiled", GradeContext::nvcc_sass_args) where nvcc's code can be had,
+/// and the check compares with that, naming the lines nvcc compiles otherwise
+/// than written (merged into wider accesses, reloads removed); else with the
+/// source view, saying so. Skips when ncu is missing or cannot measure here,
+/// or when the emulator gave no report.
 Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const std::vector<std::string>& target_args,
-                             const nlohmann::json& predicted, const std::string& label);
+                             std::vector<std::string> emulator_args, const std::string& label);
+
+/// Load and store wavefronts of an emulator report of one launch, for the
+/// Nsight Compute check: as nvcc compiled it where the report has
+/// "as_compiled", else as written (its priced "lines"); `view` gets a few
+/// words saying which, and `changed` one line per source line nvcc compiles
+/// otherwise than written ("" for none).
+struct PredictedWavefronts {
+  long long loads = 0, stores = 0;
+  long long written_loads = 0, written_stores = 0;  ///< the source view's, always
+  bool as_compiled = false;
+  std::string changed;
+};
+PredictedWavefronts predicted_wavefronts(const nlohmann::json& report);
 
 }  // namespace banklab::grader

@@ -2,7 +2,9 @@
 #include "nvcc_check.hpp"
 
 #include <stdlib.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -119,6 +121,84 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
   }
   fs::create_directories(config.cache_dir(), ignored);
   std::ofstream(record) << "nvcc accepted " << source << "\n";
+}
+
+std::string find_nvdisasm(const Config& config) {
+  std::vector<fs::path> dirs;
+  // Beside nvcc first: the disassembler of the same toolkit.
+  if (config.nvcc.find('/') != std::string::npos) dirs.push_back(fs::path(config.nvcc).parent_path());
+  if (const char* path = std::getenv("PATH")) {
+    std::istringstream list(path);
+    for (std::string dir; std::getline(list, dir, ':');) {
+      if (!dir.empty()) dirs.emplace_back(dir);
+    }
+  }
+  // Where common/scripts/setup.sh puts NVIDIA's nvdisasm from PyPI.
+  dirs.emplace_back("/usr/local/cuda/bin");
+  dirs.push_back(fs::path(config.build_dir) / "cuda-tools" / "bin");
+  for (const fs::path& dir : dirs) {
+    const fs::path tool = dir / "nvdisasm";
+    if (access(tool.c_str(), X_OK) == 0) return tool.string();
+  }
+  return "";
+}
+
+std::string disassemble_lab_file(const Config& config, const std::string& source,
+                                 const std::vector<std::string>& own_includes, const std::string& destination,
+                                 double limit_seconds) {
+  if (config.nvcc.empty()) return "the build found no nvcc";
+  const std::string nvdisasm = find_nvdisasm(config);
+  if (nvdisasm.empty()) {
+    return "nvdisasm not found beside nvcc, on PATH or in the build's cuda-tools/ (sh common/scripts/setup.sh "
+           "--deps-only installs it)";
+  }
+  const std::string arch = std::find(config.cuda_architectures.begin(), config.cuda_architectures.end(), "90") !=
+                                   config.cuda_architectures.end() || config.cuda_architectures.empty()
+                               ? "90"
+                               : config.cuda_architectures.front();
+  std::string scratch = (fs::temp_directory_path() / "banklab-sass-XXXXXX").string();
+  if (mkdtemp(scratch.data()) == nullptr) return "no scratch folder for nvcc's code";
+  lend_folder(scratch);
+  std::error_code ignored;
+  // The GPU runner's compile of the file (builder.cpp: -O2 -std=c++17
+  // -rdc=true), to a cubin with line information: the same instructions.
+  const std::string cubin = scratch + "/lab.cubin";
+  const std::vector<std::string> compile = {config.nvcc, "-O2", "-std=c++17", "-rdc=true", "-cubin",
+                                            "-arch=sm_" + arch, "-lineinfo", fs::absolute(source).string(),
+                                            "-o", cubin};
+  const std::string toolkit = fs::weakly_canonical(config.nvcc).parent_path().parent_path().string();
+  ProcessOptions options;
+  options.sandbox = compile_view(config, source);
+  options.sandbox->read_only_after.push_back(toolkit);
+  options.sandbox->read_only_after.insert(options.sandbox->read_only_after.end(), own_includes.begin(),
+                                          own_includes.end());
+  options.sandbox->writable.push_back(scratch);
+  ProcessResult r = run_process(compile, limit_seconds, options);
+  std::string problem;
+  if (!r.ok()) {
+    problem = "nvcc -cubin -arch=sm_" + arch + " -lineinfo did not compile it (" + r.describe(limit_seconds) + ")";
+  } else {
+    // nvdisasm reads nvcc's output only: it sees the toolkit and that file.
+    ProcessOptions read;
+    read.output_cap = std::size_t{64} << 20;
+    read.sandbox = SandboxView{};
+    read.sandbox->read_only = {cubin};
+    read.sandbox->read_only_after = {toolkit, fs::path(nvdisasm).parent_path().string(),
+                                     fs::weakly_canonical(nvdisasm).parent_path().string()};
+    // -gi: line information with inlining (an access in a __device__ helper at the kernel's line).
+    r = run_process({nvdisasm, "-gi", "-c", cubin}, limit_seconds, read);
+    if (!r.ok() || r.output_truncated) {
+      problem = "nvdisasm -gi -c failed on nvcc's code (" + r.describe(limit_seconds) + ")";
+    } else {
+      // Written whole, then renamed: a runner never reads half a file.
+      const std::string part = destination + ".part";
+      std::ofstream(part, std::ios::binary) << r.out;
+      fs::rename(part, destination, ignored);
+      if (ignored) problem = "nvcc's code could not be written to " + destination;
+    }
+  }
+  fs::remove_all(scratch, ignored);
+  return problem;
 }
 
 }  // namespace banklab::grader

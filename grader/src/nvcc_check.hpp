@@ -21,4 +21,17 @@ namespace banklab::grader {
 void check_with_nvcc(const Config& config, const std::string& source, const std::vector<std::string>& own_includes,
                      double limit_seconds);
 
+/// nvdisasm of the CUDA Toolkit: beside config.nvcc, on PATH, in
+/// /usr/local/cuda/bin or in the build's cuda-tools/bin (setup.sh); "" if none.
+std::string find_nvdisasm(const Config& config);
+
+/// nvcc's code of the lab file `source`, compiled as the GPU runner compiles
+/// it (-O2 -std=c++17 -rdc=true) to a cubin for sm_90 (or the first of
+/// config.cuda_architectures where 90 is not among them) with -lineinfo,
+/// then `nvdisasm -gi -c`, written to `destination`. Both steps run confined
+/// (nvcc as the build does; nvdisasm sees the cubin and the toolkit only).
+/// Returns "" when written, else why not (a clause: "nvdisasm not found ...").
+std::string disassemble_lab_file(const Config& config, const std::string& source,
+                                 const std::vector<std::string>& own_includes, const std::string& destination,
+                                 double limit_seconds);
 }  // namespace banklab::grader

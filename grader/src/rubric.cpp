@@ -20,6 +20,7 @@
 #include "checks.hpp"
 #include "contract.hpp"
 #include "gpu_lock.hpp"
+#include "nvcc_check.hpp"
 #include "process.hpp"
 #include "source_check.hpp"
 
@@ -82,6 +83,28 @@ std::string GradeContext::declaration_problem(const std::string& check) const {
     }
   }
   return out;
+}
+
+std::vector<std::string> GradeContext::nvcc_sass_args() {
+  std::call_once(sass_once_, [this] {
+    if (cpu_runner_.empty()) {
+      sass_problem_ = "the emulator runner was not built";
+      return;
+    }
+    // In the runner's own folder: the one its sandbox shows it.
+    const std::string path = (std::filesystem::path(cpu_runner_).parent_path() / "nvcc.sass").string();
+    const std::vector<std::string> own_includes =
+        check_source(config_, implementation_, time_limit_, contract_for(lab_.number)).own_includes;
+    sass_problem_ = disassemble_lab_file(config_, implementation_, own_includes, path, time_limit_);
+    if (sass_problem_.empty()) sass_path_ = path;
+  });
+  if (sass_path_.empty()) return {};
+  return {"--sass", sass_path_};
+}
+
+std::string GradeContext::nvcc_sass_problem() {
+  nvcc_sass_args();
+  return sass_problem_;
 }
 
 namespace {

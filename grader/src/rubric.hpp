@@ -91,6 +91,13 @@ class GradeContext {
   /// What is wrong with a declaration the check named `check` needs (the
   /// stage's contract, checked before the build), or "" when nothing is.
   std::string declaration_problem(const std::string& check) const;
+  /// The emulator runner's arguments that price a run as nvcc compiled the
+  /// lab file ("--sass FILE": nvcc_check.hpp's disassemble_lab_file, into the
+  /// runner's own folder, made at the first call), or none where nvcc's code
+  /// cannot be had; then nvcc_sass_problem() says why. For the GPU backend's
+  /// Nsight Compute check, which measures nvcc's code.
+  std::vector<std::string> nvcc_sass_args();
+  std::string nvcc_sass_problem();
 
  private:
   const RunnerAnswer& call(const std::string& runner, const std::vector<std::string>& args, const char* what,
@@ -129,6 +136,8 @@ class GradeContext {
   std::vector<std::vector<std::string>> noted_;  ///< cpu() arguments asked for while discovering
   RunnerAnswer not_run_;  ///< what cpu() and gpu() answer while discovering
   unsigned runner_jobs_ = 0;
+  std::once_flag sass_once_;
+  std::string sass_path_, sass_problem_;
 };
 
 struct Check {

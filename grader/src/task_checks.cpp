@@ -5,8 +5,12 @@
 
 namespace banklab::grader {
 
+std::vector<std::string> task_args(const GradeContext& ctx, const KernelTask& task, const std::string& shapes) {
+  return {"run", "--task", task.id, "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+}
+
 const RunnerAnswer& run_task(GradeContext& ctx, const KernelTask& task, const std::string& shapes, bool on_backend) {
-  const std::vector<std::string> args = {"run", "--task", task.id, "--shapes", shapes, "--seed", seed_text(ctx.seed())};
+  const std::vector<std::string> args = task_args(ctx, task, shapes);
   return on_backend && ctx.backend() == Backend::kGpu ? ctx.gpu(args) : ctx.cpu(args);
 }
 

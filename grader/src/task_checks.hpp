@@ -52,6 +52,8 @@ struct KernelTask {
   bool hint_from_access = false;
 };
 
+/// A runner's arguments for a run of the task on `shapes`.
+std::vector<std::string> task_args(const GradeContext& ctx, const KernelTask& task, const std::string& shapes);
 /// The task's runner answer: on the backend in use, or always the emulator.
 const RunnerAnswer& run_task(GradeContext& ctx, const KernelTask& task, const std::string& shapes, bool on_backend);
 /// The run's label: its "shape", or "WxH".

@@ -29,6 +29,7 @@ extern thread_local char banklab_shared_guard_high[4096];
 #include <sstream>
 #include <thread>
 
+#include "banklab/sass.hpp"
 #include "runtime.hpp"
 #include "symbols.hpp"
 
@@ -434,6 +435,7 @@ namespace {
 // What the workers of one launch share.
 struct LaunchPlan {
   const LaunchOptions* options = nullptr;
+  const CompiledPlan* compiled = nullptr;  // options->as_compiled, or the kernel's plan from options->nvcc_code
   dim3 grid, block;
   int thread_count = 0;
   std::uint64_t total_blocks = 0;
@@ -445,6 +447,18 @@ struct LaunchPlan {
   std::atomic<std::uint64_t> finished{0};  // blocks run to their end
   std::atomic<bool> stop{false};           // a crash, deadlock or time limit: claim no more blocks
 };
+
+// The plan of `kernel` from nvcc's code `sass` (LaunchOptions::nvcc_code),
+// made at the kernel's first launch with that code and kept; nullptr where
+// nvcc's code has no such function.
+const CompiledPlan* compiled_plan_from(const std::vector<SassAccess>& sass, const std::string& kernel) {
+  static std::mutex mutex;
+  static std::map<std::pair<const std::vector<SassAccess>*, std::string>, CompiledPlan> plans;
+  const std::lock_guard<std::mutex> hold(mutex);
+  auto found = plans.find({&sass, kernel});
+  if (found == plans.end()) found = plans.emplace(std::make_pair(&sass, kernel), compiled_plan(kernel, sass)).first;
+  return found->second.lines.empty() ? nullptr : &found->second;
+}
 
 // Runs worker w's blocks until none is left or the launch must stop. Returns
 // false when a block could not finish (a deadlock).
@@ -486,7 +500,7 @@ void run_worker(LaunchPlan& plan, unsigned w, LaunchReport& part) {
     g_stacks.ensure(std::max(plan.thread_count, g_stacks.count), plan.options->stack_bytes);
     r.threads.resize(std::max<std::size_t>(r.threads.size(), static_cast<std::size_t>(plan.thread_count)));
     r.report = &part;
-    r.compiled_plan = plan.options->as_compiled;
+    r.compiled_plan = plan.compiled;
     r.finding_index.clear();
     r.finding_blocks.clear();
     r.trace_begin_launch();
@@ -607,6 +621,9 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
 
   LaunchPlan plan;
   plan.options = &options;
+  plan.compiled = options.as_compiled != nullptr || options.nvcc_code == nullptr
+                      ? options.as_compiled
+                      : compiled_plan_from(*options.nvcc_code, name.demangled);
   plan.grid = grid;
   plan.block = block;
   plan.thread_count = static_cast<int>(threads_per_block);

@@ -193,15 +193,6 @@ const std::vector<SassAccess>& nvcc_sass() {
   return sass;
 }
 
-// Each kernel's plan for --as-compiled, made at its first launch.
-const CompiledPlan* compiled_plan_of(const std::string& kernel) {
-  static std::map<std::string, CompiledPlan> plans;
-  if (!settings().as_compiled || nvcc_sass().empty()) return nullptr;
-  auto found = plans.find(kernel);
-  if (found == plans.end()) found = plans.emplace(kernel, compiled_plan(kernel, nvcc_sass())).first;
-  return found->second.lines.empty() ? nullptr : &found->second;
-}
-
 std::string text_report() {
   std::ostringstream out;
   out << "\n== BankLab: shared memory of this run, per kernel and source line (CPU emulator, H200 bank model) ==\n";
@@ -273,36 +264,7 @@ std::string json_report() {
                                    {"launches", g.launches}});
     }
     one["nvcc_differences"] = sass_differences(k.total, nvcc_sass());
-    if (k.total.priced_as_compiled) {
-      nlohmann::json lines = nlohmann::json::array();
-      CompiledLineStats total;
-      const auto counts = [](const CompiledLineStats& l) {
-        return nlohmann::json{{"load_instructions", l.load_instructions},
-                              {"load_wavefronts", l.load_wavefronts},
-                              {"store_instructions", l.store_instructions},
-                              {"store_wavefronts", l.store_wavefronts},
-                              {"atomic_instructions", l.atomic_instructions},
-                              {"atomic_wavefronts", l.atomic_wavefronts},
-                              {"ideal_wavefronts", l.ideal_wavefronts},
-                              {"excess_wavefronts", l.excess_wavefronts()}};
-      };
-      for (const CompiledLineStats& l : k.total.compiled_lines) {
-        nlohmann::json line = counts(l);
-        line["file"] = l.where.file;
-        line["line"] = l.where.line;
-        line["nvcc_widest_bytes"] = l.widest;
-        line["source_view_instructions"] = {{"merged", l.merged},
-                                            {"removed", l.removed},
-                                            {"hoisted", l.hoisted},
-                                            {"split", l.split}};
-        // Nsight Compute's kernel-level smsp__sass_inst_executed_op_shared_* leave these out.
-        line["predicated_off_warps"] = {{"loads", l.predicated_load_warps},
-                                        {"stores", l.predicated_warps - l.predicated_load_warps}};
-        lines.push_back(line);
-        total.add(l);
-      }
-      one["as_compiled"] = {{"lines", lines}, {"total", counts(total)}};
-    }
+    if (k.total.priced_as_compiled) one["as_compiled"] = compiled_to_json(k.total);
     out["kernels"].push_back(one);
   }
   out["nvcc_compared"] = !settings().sass_path.empty();
@@ -374,7 +336,8 @@ LaunchOptions session_options(const void* kernel) {
   options.time_limit_seconds = settings().time_limit;
   options.trace_blocks = settings().blocks;
   options.workers = settings().jobs;
-  options.as_compiled = compiled_plan_of(function_name(kernel).demangled);
+  // --as-compiled: each kernel's plan is made from nvcc's code at its first launch.
+  if (settings().as_compiled && !nvcc_sass().empty()) options.nvcc_code = &nvcc_sass();
   if (!settings().kernel.empty()) {
     const FunctionName name = function_name(kernel);
     options.trace = name.demangled.find(settings().kernel) != std::string::npos;

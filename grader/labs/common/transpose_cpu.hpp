@@ -7,12 +7,14 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <fstream>
 #include <map>
 #include <sstream>
 #include <string>
 
 #include "banklab/emulator.hpp"
 #include "banklab/emulator_json.hpp"
+#include "banklab/sass.hpp"
 #include "transpose_harness.hpp"
 
 namespace harness {
@@ -24,11 +26,30 @@ inline double& block_time_limit() {
   return seconds;
 }
 
-/// The emulator's options for a launch of the lab's code with `seconds` left.
+/// nvcc's code of the lab file (--sass FILE: `nvdisasm -gi -c` of it, which
+/// the grader writes on the GPU backend), read before any of the file's code
+/// runs; empty without it or where it does not parse.
+inline std::vector<banklab::emu::SassAccess>& nvcc_code() {
+  static std::vector<banklab::emu::SassAccess> code;
+  return code;
+}
+
+inline void read_nvcc_code(const std::string& path) {
+  std::ifstream in(path);
+  try {
+    if (in) nvcc_code() = banklab::emu::parse_nvdisasm(in);
+  } catch (const std::exception&) {
+    nvcc_code().clear();  // the report has no "as_compiled": the grader says it was not priced so
+  }
+}
+
+/// The emulator's options for a launch of the lab's code with `seconds` left:
+/// with --sass, also priced as nvcc compiled the kernel (the report's "as_compiled").
 inline banklab::emu::LaunchOptions launch_options(double seconds) {
   banklab::emu::LaunchOptions options;
   options.time_limit_seconds = seconds;
   options.block_time_limit_seconds = block_time_limit();
+  if (!nvcc_code().empty()) options.nvcc_code = &nvcc_code();
   return options;
 }
 
@@ -49,6 +70,7 @@ struct RunnerArgs {
       else if (flag == "--seed") a.seed = std::strtoull(value.c_str(), nullptr, 10);
       else if (flag == "--time-limit") a.time_limit = std::atof(value.c_str());
       else if (flag == "--block-time-limit") block_time_limit() = std::atof(value.c_str());
+      else if (flag == "--sass") read_nvcc_code(value);
       else a.other[flag] = value;
     }
     return a;

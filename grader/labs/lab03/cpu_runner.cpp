@@ -33,6 +33,8 @@ int main(int argc, char** argv) {
       harness::block_time_limit() = std::atof(argv[i + 1]);
     else if (flag == "--block-rows")
       block_rows = std::atoi(argv[i + 1]);
+    else if (flag == "--sass")
+      harness::read_nvcc_code(argv[i + 1]);
   }
   if (command == "answers") {
     nlohmann::json predictions = nullptr;
@@ -42,7 +44,7 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (command != "run" || shapes_text.empty() || block_rows < 1 || 32 % block_rows != 0) {
-    std::cerr << "usage: runner run --shapes WxH[,WxH...] --seed N [--block-rows R (divides 32)] [--time-limit SECONDS] "
+    std::cerr << "usage: runner run --shapes WxH[,WxH...] --seed N [--block-rows R (divides 32)] [--time-limit SECONDS] [--sass NVDISASM_FILE] "
                  "| answers\n";
     return 2;
   }

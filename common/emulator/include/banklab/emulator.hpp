@@ -168,6 +168,7 @@ struct LaunchReport {
 };
 
 struct CompiledPlan;  // banklab/sass.hpp
+struct SassAccess;    // banklab/sass.hpp
 
 struct LaunchOptions {
   bool trace = true;                    ///< record and price shared accesses
@@ -175,6 +176,11 @@ struct LaunchOptions {
   /// wider accesses, reloads removed, values kept in registers), into
   /// LaunchReport::compiled_lines (nullptr: not).
   const CompiledPlan* as_compiled = nullptr;
+  /// Where as_compiled is nullptr: nvcc's code of the program (parse_nvdisasm),
+  /// from which each launched kernel's plan is made (once per kernel, at its
+  /// first launch) and used as as_compiled is. A kernel nvcc's code does not
+  /// hold is priced as written only (nullptr: not).
+  const std::vector<SassAccess>* nvcc_code = nullptr;
   double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
   /// Wall-clock limit for one block (0: none). A block that runs longer is
   /// stopped with a time-limit finding, as the launch's limit does: an endless

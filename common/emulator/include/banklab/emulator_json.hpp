@@ -18,8 +18,19 @@ namespace banklab::emu {
 ///                           "offsets": [32 lane offsets after the shift, -1 inactive],
 ///                           "shift", "count", "first": "block (0,0,0) warp 3"}],
 ///             "unrecorded_loads", "unrecorded_stores"}]}
-/// (unrecorded_*: warp instructions past kMaxPatternsPerLine distinct patterns).
+/// (unrecorded_*: warp instructions past kMaxPatternsPerLine distinct patterns),
+/// and where the launch was priced as nvcc compiled it (LaunchOptions::as_compiled
+/// or nvcc_code), "as_compiled": compiled_to_json(report).
 nlohmann::json to_json(const LaunchReport& report);
+
+/// The launch priced as nvcc compiled it (LaunchReport::compiled_lines):
+/// {"lines": [{"file", "line", "load_instructions", "load_wavefronts",
+///             "store_instructions", "store_wavefronts", "atomic_instructions",
+///             "atomic_wavefronts", "ideal_wavefronts", "excess_wavefronts",
+///             "nvcc_widest_bytes", "source_view_instructions": {"merged",
+///             "removed", "hoisted", "split"}, "predicated_off_warps": {"loads", "stores"}}],
+///  "total": {the same counts summed}}.
+nlohmann::json compiled_to_json(const LaunchReport& report);
 
 /// to_json with the emulator's own prices of each line added ("loads",
 /// "stores", "warp_instructions", "wavefronts", "ideal_wavefronts",

@@ -1,0 +1,67 @@
+// The GPU backend's Nsight Compute check (checks.hpp): apart from checks.cpp,
+// whose pure parts the tests link without a GradeContext.
+#include <algorithm>
+#include <sstream>
+
+#include "checks.hpp"
+#include "gpu_lock.hpp"
+#include "ncu_check.hpp"
+#include "rubric.hpp"
+
+namespace banklab::grader {
+
+Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const std::vector<std::string>& target_args,
+                             std::vector<std::string> emulator_args, const std::string& label) {
+  // The emulator's prediction of the same launch, priced as nvcc compiled the
+  // file where its code can be had (Nsight Compute measures nvcc's code).
+  const std::vector<std::string> sass = ctx.nvcc_sass_args();
+  emulator_args.insert(emulator_args.end(), sass.begin(), sass.end());
+  const RunnerAnswer& emulated = ctx.cpu(emulator_args);
+  if (!emulated.ok) return Outcome::skip("no emulator prediction: " + emulated.error);
+  if (!emulated.data.contains("runs") || emulated.data["runs"].empty() || !emulated.data["runs"][0].contains("report")) {
+    return Outcome::skip("no emulator prediction: the emulator runner gave no report of " + label);
+  }
+  const nlohmann::json& report = emulated.data["runs"][0]["report"];
+  const std::vector<std::string> metrics = {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
+                                            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+  std::vector<std::string> target = {ctx.gpu_runner()};
+  target.insert(target.end(), target_args.begin(), target_args.end());
+  const double limit = std::max(120.0, ctx.time_limit());
+  // ncu writes to a file of the grader's: what the kernel prints cannot push
+  // the result out of reach, nor forge it.
+  // Nsight Compute replays the kernel on the GPU: it takes the GPU's turn too.
+  const NcuResult ncu = [&] {
+    const GpuLock gpu_turn(gpu_lock_key(), "ncu " + kernel);
+    return measure_with_ncu(target, kernel, metrics, limit);
+  }();
+  if (ncu.kind == NcuResult::Kind::kNotInstalled || ncu.kind == NcuResult::Kind::kNotPermitted)
+    return Outcome::skip(ncu.problem);
+  if (ncu.kind != NcuResult::Kind::kMeasured) {
+    return Outcome::fail(label + ": no Nsight Compute result for " + kernel + ": " + ncu.problem +
+                         "\nthe kernel must finish its launch under Nsight Compute (a crash or a hang there loses "
+                         "the measurement)");
+  }
+  const long long measured[2] = {ncu.values.at(metrics[0]), ncu.values.at(metrics[1])};  // ld, st
+  const PredictedWavefronts predicted = predicted_wavefronts(report);
+  std::ostringstream out;
+  out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted.loads
+      << "; shared store wavefronts " << measured[1] << " vs " << predicted.stores;
+  if (predicted.as_compiled) {
+    out << " (the emulator priced nvcc's code for sm_90";
+    if (predicted.loads != predicted.written_loads || predicted.stores != predicted.written_stores) {
+      out << "; as written: " << predicted.written_loads << " and " << predicted.written_stores
+          << "; the lines nvcc compiles otherwise:" << predicted.changed << ")";
+    } else {
+      out << ", the same as the source view)";
+    }
+  } else {
+    out << " (as written: nvcc's code was not priced, " << (sass.empty() ? ctx.nvcc_sass_problem()
+                                                                          : "the emulator found no " + kernel +
+                                                                                " in it")
+        << "; where nvcc merges or removes shared accesses, Nsight Compute counts differently)";
+  }
+  return measured[0] == predicted.loads && measured[1] == predicted.stores ? Outcome::pass(out.str())
+                                                                           : Outcome::fail(out.str());
+}
+
+}  // namespace banklab::grader
