@@ -457,8 +457,9 @@ PredictedWavefronts predicted_wavefronts(const nlohmann::json& report) {
     const nlohmann::json& how = l["source_view_instructions"];
     std::vector<std::string> why;
     if (how["merged"].get<long long>() > 0) {
+      const int widest = l["nvcc_widest_bytes"].get<int>();
       why.push_back(std::to_string(how["merged"].get<long long>()) + " warp instructions merged into " +
-                    std::to_string(l["nvcc_widest_bytes"].get<int>()) + "-byte accesses");
+                    (widest > 0 ? std::to_string(widest) + "-byte accesses" : "a wider access of another line"));
     }
     if (how["removed"].get<long long>() > 0) {
       why.push_back(std::to_string(how["removed"].get<long long>()) +

@@ -31,7 +31,8 @@ std::string read_text(const fs::path& path) {
 
 // Grades stage `lab`'s reference on the GPU backend with the stand-in runner,
 // its times given by `defines` (the lines put above fake_gpu_runner.cu).
-nlohmann::json grade_on_fake_gpu(int lab, const std::string& name, const std::string& defines) {
+nlohmann::json grade_on_fake_gpu(int lab, const std::string& name, const std::string& defines,
+                                 const std::string& what = "--solutions") {
   const fs::path dir = fs::path(BANKLAB_BUILD_DIR) / ("fake-gpu-lab0" + std::to_string(lab) + "-" + name);
   fs::create_directories(dir);
   const fs::path probe = dir / "probe.sh";
@@ -55,7 +56,7 @@ nlohmann::json grade_on_fake_gpu(int lab, const std::string& name, const std::st
   std::ofstream(dir / "grader_config.json") << config.dump(2);
   setenv("BANKLAB_GRADER_CONFIG", (dir / "grader_config.json").c_str(), 1);
   const GraderRun r =
-      run_grader("--lab " + std::to_string(lab) + " --solutions --backend gpu --seed 1 --time-limit 8 --format json");
+      run_grader("--lab " + std::to_string(lab) + " " + what + " --backend gpu --seed 1 --time-limit 8 --format json");
   unsetenv("BANKLAB_GRADER_CONFIG");
   INFO("stage " << lab << ", stand-in GPU " << name << "\n" << r.out << r.err);
   const nlohmann::json report = nlohmann::json::parse(r.out);
@@ -103,6 +104,53 @@ TEST_CASE("stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x
   CHECK(score_of(fast, faster) == 10);
   CHECK(status_of(fast, near) == "fail");
   CHECK(has(check_output(fast, near), "yours / solution = 1.818, expected at most 1.800"));
+}
+
+// A stand-in ncu on PATH: writes to the grader's --log-file the load and
+// store wavefronts of transpose_padded it is made with.
+struct FakeNcu {
+  fs::path dir = fs::path(BANKLAB_BUILD_DIR) / "fake-ncu";
+  std::string old_path = std::getenv("PATH");
+  FakeNcu(const std::string& ld, const std::string& st) {
+    fs::create_directories(dir);
+    const std::string metric = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_";
+    const std::string head = R"x("0","1","runner","host","transpose_padded(float *, const float *, int, int)","1","7",)x"
+                             R"x("(32, 8, 1)","(8, 8, 1)","0","9.0","Command line profiler metrics",")x";
+    std::ofstream(dir / "ncu") << R"(#!/bin/sh
+log=""; prev=""
+for a in "$@"; do [ "$prev" = "--log-file" ] && log="$a"; prev="$a"; done
+cat > "$log" <<'END'
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+)" << head << metric << "ld.sum\",\"\",\"" << ld << "\"\n"
+                               << head << metric << "st.sum\",\"\",\"" << st << "\"\nEND\n";
+    fs::permissions(dir / "ncu", fs::perms::owner_all);
+    setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
+  }
+  ~FakeNcu() { setenv("PATH", old_path.c_str(), 1); }
+};
+
+TEST_CASE("stage 3 on a GPU: the Nsight Compute check compares with nvcc's code, where nvcc merges four reads into one LDS.128") {
+  const std::string check = "Nsight Compute shared wavefronts match the emulator";
+  const std::string file = std::string(BANKLAB_SOURCE_DIR) + "/tests/grader/lab03/nvcc/merged_row_reads.cu";
+  const std::string times = "#define FAKE_TRANSPOSE_MS {1.0, 1.5, 0.9}\n";
+  {
+    // 256x256: 512 warps' LDS.128 at 4 wavefronts each, as nvcc compiled it.
+    const FakeNcu ncu("2048", "2048");
+    const auto compiled = grade_on_fake_gpu(3, "merged-compiled", times, "--impl " + file);
+    CHECK(status_of(compiled, check) == "pass");
+    const std::string out = check_output(compiled, check);
+    CHECK(has(out, "Nsight Compute 2048 vs emulator 2048; shared store wavefronts 2048 vs 2048"));
+    CHECK(has(out, "as written: 8192 and 2048"));
+    CHECK(has(out, "merged_row_reads.cu:71: 6144 wavefronts as written, 2048 as nvcc compiled it (1536 warp "
+                   "instructions merged into 16-byte accesses)"));
+  }
+  {
+    // What the source view counts (four 4-way reads) is not what the GPU issues.
+    const FakeNcu ncu("8192", "2048");
+    const auto written = grade_on_fake_gpu(3, "merged-written", times, "--impl " + file);
+    CHECK(status_of(written, check) == "fail");
+    CHECK(has(check_output(written, check), "Nsight Compute 8192 vs emulator 2048"));
+  }
 }
 
 TEST_CASE("stage 4 on a GPU: 1.5x over the conflicted tile, 1.10x the padded tile and 2.0x over unswizzled chunks, each tried on both sides") {
