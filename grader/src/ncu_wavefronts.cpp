@@ -6,6 +6,7 @@
 #include "checks.hpp"
 #include "gpu_lock.hpp"
 #include "ncu_check.hpp"
+#include "nvcc_check.hpp"
 #include "rubric.hpp"
 
 namespace banklab::grader {
@@ -47,7 +48,7 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
   out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted.loads
       << "; shared store wavefronts " << measured[1] << " vs " << predicted.stores;
   if (predicted.as_compiled) {
-    out << " (the emulator priced nvcc's code for sm_90";
+    out << " (the emulator priced nvcc's code for sm_" << sass_architecture(ctx.config());
     if (predicted.loads != predicted.written_loads || predicted.stores != predicted.written_stores) {
       out << "; as written: " << predicted.written_loads << " and " << predicted.written_stores
           << "; the lines nvcc compiles otherwise:" << predicted.changed << ")";

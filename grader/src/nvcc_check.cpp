@@ -143,6 +143,11 @@ std::string find_nvdisasm(const Config& config) {
   return "";
 }
 
+std::string sass_architecture(const Config& config) {
+  const std::vector<std::string>& archs = config.cuda_architectures;
+  return archs.empty() || std::find(archs.begin(), archs.end(), "90") != archs.end() ? "90" : archs.front();
+}
+
 std::string disassemble_lab_file(const Config& config, const std::string& source,
                                  const std::vector<std::string>& own_includes, const std::string& destination,
                                  double limit_seconds) {
@@ -152,10 +157,7 @@ std::string disassemble_lab_file(const Config& config, const std::string& source
     return "nvdisasm not found beside nvcc, on PATH or in the build's cuda-tools/ (sh common/scripts/setup.sh "
            "--deps-only installs it)";
   }
-  const std::string arch = std::find(config.cuda_architectures.begin(), config.cuda_architectures.end(), "90") !=
-                                   config.cuda_architectures.end() || config.cuda_architectures.empty()
-                               ? "90"
-                               : config.cuda_architectures.front();
+  const std::string arch = sass_architecture(config);
   std::string scratch = (fs::temp_directory_path() / "banklab-sass-XXXXXX").string();
   if (mkdtemp(scratch.data()) == nullptr) return "no scratch folder for nvcc's code";
   lend_folder(scratch);

@@ -25,9 +25,13 @@ void check_with_nvcc(const Config& config, const std::string& source, const std:
 /// /usr/local/cuda/bin or in the build's cuda-tools/bin (setup.sh); "" if none.
 std::string find_nvdisasm(const Config& config);
 
+/// The architecture whose code the Nsight Compute check prices: "90" where
+/// the build makes sm_90 code (the H200 the kit is measured on) or names no
+/// architecture, else the first of config.cuda_architectures.
+std::string sass_architecture(const Config& config);
+
 /// nvcc's code of the lab file `source`, compiled as the GPU runner compiles
-/// it (-O2 -std=c++17 -rdc=true) to a cubin for sm_90 (or the first of
-/// config.cuda_architectures where 90 is not among them) with -lineinfo,
+/// it (-O2 -std=c++17 -rdc=true) to a cubin for sm_<sass_architecture> with -lineinfo,
 /// then `nvdisasm -gi -c`, written to `destination`. Both steps run confined
 /// (nvcc as the build does; nvdisasm sees the cubin and the toolkit only).
 /// Returns "" when written, else why not (a clause: "nvdisasm not found ...").
