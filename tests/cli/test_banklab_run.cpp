@@ -339,6 +339,42 @@ TEST_CASE("with nvcc installed, banklab run compares with nvcc's own code by def
   CHECK(named == 2);
 }
 
+TEST_CASE("kernels taking __half and half2 are found in nvcc's code and priced as compiled (their names match nvcc's)") {
+  const bool nvcc = run_command("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc").status == 0;
+  if (!nvcc) {
+    MESSAGE("no nvcc on this machine: nothing to compare with");
+    return;
+  }
+  const auto r = run_command(banklab_run("--as-compiled --format json " + program("half_types.cu")) + " 2>/dev/null");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const auto report = nlohmann::json::parse(r.out);
+  REQUIRE(report["nvcc_compared"] == true);
+  REQUIRE(report["kernels"].size() == 2);
+  for (const auto& k : report["kernels"]) {
+    CAPTURE(k["kernel"]);
+    // nvcc mangles the parameters as __half and __half2 (cuda_fp16.h's names).
+    CHECK(std::string(k["kernel"]).find("__half") != std::string::npos);
+    CHECK(k["nvcc_found"] == true);
+    REQUIRE(k.contains("as_compiled"));
+    // One 2-byte (or 4-byte) access per thread each way, conflict-free: as written.
+    CHECK(k["as_compiled"]["total"]["load_wavefronts"] == 16);
+    CHECK(k["as_compiled"]["total"]["store_wavefronts"] == 16);
+  }
+  // A kernel nvcc's code lacks is said to be not compared (the text report).
+  const auto text = run_command(banklab_run(program("half_types.cu")) + " 2>&1");
+  CHECK(text.out.find("not compared with nvcc's code") == std::string::npos);
+  // With another program's code (the H200's of as_compiled.cu), it is said.
+  const auto other = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, "h200_as_compiled/as_compiled.sass") + " " +
+                                 banklab_run(program("half_types.cu")) + " 2>&1");
+  CHECK(other.out.find("not compared with nvcc's code: it has no shared instruction of a function "
+                       "reverse_half(__half*, __half const*)") != std::string::npos);
+  const auto other_json = run_command("BANKLAB_CUDA_BIN=" + fake_cuda_bin(true, "h200_as_compiled/as_compiled.sass") +
+                                      " " + banklab_run("--format json " + program("half_types.cu")) + " 2>/dev/null");
+  REQUIRE(other_json.status == 0);
+  for (const auto& k : nlohmann::json::parse(other_json.out)["kernels"]) CHECK(k["nvcc_found"] == false);
+}
+
 TEST_CASE("a shared accumulator nvcc keeps in a register through its loop is named, with the most Nsight Compute counts") {
   const bool nvcc = run_command("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc").status == 0;
   if (!nvcc) {

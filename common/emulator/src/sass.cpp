@@ -251,6 +251,10 @@ CompiledPlan compiled_plan(const std::string& kernel, const std::vector<SassAcce
   return plan;
 }
 
+bool sass_has_kernel(const std::vector<SassAccess>& sass, const std::string& kernel) {
+  return std::any_of(sass.begin(), sass.end(), [&](const SassAccess& a) { return demangle_name(a.function) == kernel; });
+}
+
 std::vector<std::string> sass_differences(const LaunchReport& report, const std::vector<SassAccess>& sass) {
   // nvcc's instructions of this kernel, by (file name, line).
   std::map<std::pair<std::string, int>, std::pair<Shapes, Shapes>> nvcc;  // loads, stores

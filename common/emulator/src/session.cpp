@@ -227,6 +227,11 @@ std::string text_report() {
           << "\n";
     }
     const std::vector<std::string> differences = sass_differences(k.total, nvcc_sass());
+    if (!nvcc_sass().empty() && k.traced && !k.total.lines.empty() && !sass_has_kernel(nvcc_sass(), k.total.kernel) &&
+        !settings().as_compiled) {
+      out << "not compared with nvcc's code: it has no shared instruction of a function " << k.total.kernel
+          << " (a name nvcc's build spells otherwise, or shared accesses nvcc removed)\n";
+    }
     if (!differences.empty() && !k.total.priced_as_compiled) {
       out << "lines nvcc compiles differently (nvdisasm of nvcc -arch=sm_90; the counts above are the host "
              "compiler's):\n";
@@ -264,6 +269,7 @@ std::string json_report() {
                                    {"launches", g.launches}});
     }
     one["nvcc_differences"] = sass_differences(k.total, nvcc_sass());
+    one["nvcc_found"] = sass_has_kernel(nvcc_sass(), k.total.kernel);
     if (k.total.priced_as_compiled) one["as_compiled"] = compiled_to_json(k.total);
     out["kernels"].push_back(one);
   }

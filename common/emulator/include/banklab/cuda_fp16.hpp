@@ -12,13 +12,14 @@
 
 #include "banklab/cuda_types.hpp"
 
-/// Two halves in 4 bytes (a `half2` load or store is one 4-byte access).
-struct alignas(4) half2 {
-  half x, y;
-  half2() = default;
-  half2(half a, half b) : x(a), y(b) {}
+/// Two halves in 4 bytes (a `half2` load or store is one 4-byte access);
+/// `__half2` with `half2` an alias, as cuda_fp16.h names it (cuda_types.hpp).
+struct alignas(4) __half2 {
+  __half x, y;
+  __half2() = default;
+  __half2(__half a, __half b) : x(a), y(b) {}
 };
-using __half2 = half2;
+using half2 = __half2;
 
 namespace banklab::fp16 {
 inline half from_bits(std::uint16_t bits) {

@@ -122,11 +122,14 @@ inline constexpr uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {
 
 /// IEEE half precision, stored as 16 bits; arithmetic goes through float and
 /// rounds to the nearest half, ties to even (CUDA's __float2half). The rest of
-/// cuda_fp16.h's API is in cuda_fp16.hpp.
-struct alignas(2) half {
+/// cuda_fp16.h's API is in cuda_fp16.hpp. Named `__half`, with `half` an
+/// alias, as cuda_fp16.h names it: a kernel's mangled name is then nvcc's
+/// (`_Z14transpose_halfP6__halfPKS_ii`), which matching nvcc's code by kernel
+/// (as_compiled.cpp, sass.cpp) relies on.
+struct alignas(2) __half {
   std::uint16_t bits;
-  half() = default;
-  half(float value) : bits(from_float(value)) {}
+  __half() = default;
+  __half(float value) : bits(from_float(value)) {}
   operator float() const { return to_float(bits); }
 
   static std::uint16_t from_float(float value) {
@@ -178,7 +181,7 @@ struct alignas(2) half {
     return value;
   }
 };
-using __half = half;
+using half = __half;
 inline half __float2half(float value) { return half(value); }
 inline float __half2float(half value) { return static_cast<float>(value); }
 

@@ -52,6 +52,12 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in);
 /// its demangled name) is used.
 std::vector<std::string> sass_differences(const LaunchReport& report, const std::vector<SassAccess>& sass);
 
+/// Whether nvcc's code has shared instructions of `kernel` (a demangled name,
+/// as LaunchReport::kernel). A kernel it lacks was not compared: its name
+/// differs between the host compiler's build and nvcc's (a type the emulator
+/// names otherwise), or nvcc issued no shared instruction for it.
+bool sass_has_kernel(const std::vector<SassAccess>& sass, const std::string& kernel);
+
 /// nvcc's shared instructions at one (line, direction) of a kernel.
 struct CompiledShape {
   std::map<int, int> widths;  ///< bytes per lane -> instructions in nvcc's code
