@@ -18,7 +18,7 @@ Contract make_contract() {
        "__global__ void poly_eval(float*, const float*, const float*, int) {}", {"poly_eval*", "Nsight*"}},
       {Kind::kKernel, "transpose_double", "void (double *, const double *, int, int)", "__global__ void transpose_double(double* out, const double* in, int width, int height)",
        "__global__ void transpose_double(double*, const double*, int, int) {}", {"transpose_double*", "Nsight*"}},
-      {Kind::kKernel, "transpose_half", "void (half *, const half *, int, int)", "__global__ void transpose_half(half* out, const half* in, int width, int height)",
+      {Kind::kKernel, "transpose_half", "void (__half *, const __half *, int, int)", "__global__ void transpose_half(half* out, const half* in, int width, int height)",
        "__global__ void transpose_half(half*, const half*, int, int) {}", {"transpose_half*", "Nsight*"}},
       {Kind::kKernel, "sum_quads", "void (float *, const float *, int, int)", "__global__ void sum_quads(float* out, const float* in, int n_quads, int passes)",
        "__global__ void sum_quads(float*, const float*, int, int) {}", {"sum_quads*", "Nsight*"}},
