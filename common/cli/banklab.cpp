@@ -271,11 +271,18 @@ fs::path build(const RunOptions& o) {
     std::vector<std::string> preprocess = {BANKLAB_RUN_CXX, "-std=c++17", "-E"};
     preprocess.insert(preprocess.end(), user_flags.begin(), user_flags.end());
     for (const auto& inc : includes) preprocess.push_back("-I" + inc);
-    preprocess.insert(preprocess.end(), flags.begin(), flags.end());
-    // nvcc defines these in every CUDA file (not in host files, which the host compiler builds).
-    if (sources[i].extension() == ".cu") preprocess.insert(preprocess.end(), {"-D__CUDACC__", "-D__NVCC__"});
-    preprocess.insert(preprocess.end(), {"-include", "banklab/cuda_launch.hpp", "-x", "c++", sources[i].string(), "-o",
-                                         preprocessed.string()});
+    // A CUDA file gets what nvcc gives every CUDA file: its macros and the
+    // CUDA headers, included before the first line. A host file (.cpp ...),
+    // which nvcc leaves to the host compiler, gets nothing: it sees CUDA only
+    // through the headers it includes itself.
+    const bool cuda_file = sources[i].extension() == ".cu";
+    const std::vector<std::string>& file_flags = cuda_file ? flags : compile_flags;  // with or without -include
+    preprocess.insert(preprocess.end(), file_flags.begin(), file_flags.end());
+    if (cuda_file) {
+      preprocess.insert(preprocess.end(),
+                        {"-D__CUDACC__", "-D__NVCC__", "-include", "banklab/cuda_launch.hpp"});
+    }
+    preprocess.insert(preprocess.end(), {"-x", "c++", sources[i].string(), "-o", preprocessed.string()});
     std::string output;
     if (run_step(preprocess, output) != 0) {
       fail(output, sources[i].filename().string() + " does not build for the CPU emulator (the messages above name the line)");

@@ -104,3 +104,32 @@ TEST_CASE("cudaFuncGetAttributes gives the static shared memory and the dynamic 
   CHECK(r.out.find("asking for 228 KiB: cudaErrorInvalidValue\n") != std::string::npos);
   CHECK(r.out.find("big_dynamic with 64 KiB: right\n") != std::string::npos);
 }
+
+TEST_CASE("a by-value kernel parameter is copied on the host once per launch, never per thread: a lock whose "
+          "destructor frees its memory stays usable by every block") {
+  const auto r = run_command(banklab_run(program("by_value_params.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("sum under a by-value lock, 64 blocks: OK (73713, expected 73713; cudaSuccess)") !=
+        std::string::npos);
+  // Per thread, 8192 copies and as many destructor calls would be made.
+  CHECK(r.out.find("host copies of the by-value argument: 1, destroyed: 1 (8192 threads ran)") != std::string::npos);
+  // A pointer freed already: cudaFree says so, as CUDA's does.
+  CHECK(r.out.find("the lock's own cudaFree, after its copies': cudaErrorInvalidValue") != std::string::npos);
+  CHECK(r.out.find("1 launch of sum_under_lock(SpinLock, Counted, int const*, int*): 64 blocks, all traced") !=
+        std::string::npos);
+  CHECK(r.out.find("out-of-bounds") == std::string::npos);
+}
+
+TEST_CASE("a kernel that calls the runtime's host API (cudaFree) is stopped at that line with a finding, and the "
+          "memory is not freed") {
+  const auto r = run_command(banklab_run(program("host_call_in_kernel.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.out.find("crash at host_call_in_kernel.cu:15: kernel stopped: cudaFree called from device code, where the "
+                   "emulator does not run CUDA's runtime API") != std::string::npos);
+  CHECK(r.out.find("look for a helper or destructor the kernel runs that makes it, in thread (0,0,0) of block "
+                   "(0,0,0)") != std::string::npos);
+  // The launch failed, as a GPU's would, and every later call says so.
+  CHECK(r.out.find("after the launch: cudaErrorLaunchFailure") != std::string::npos);
+  CHECK(r.out.find("1 launch of free_from_device(Scratch): 1 block, the launch stopped early") != std::string::npos);
+}

@@ -66,10 +66,10 @@ void* device_malloc(std::size_t bytes) {
   return reinterpret_cast<void*>(a.begin);
 }
 
-void device_free(void* pointer) {
+bool device_free(void* pointer) {
   using namespace detail;
   auto found = g_arena.live.find(reinterpret_cast<std::uintptr_t>(pointer));
-  if (found == g_arena.live.end()) return;
+  if (found == g_arena.live.end()) return false;
   const Allocation a = found->second;
   g_arena.live.erase(found);
   rt().last_hit_size = 0;
@@ -78,6 +78,7 @@ void device_free(void* pointer) {
   mprotect(reinterpret_cast<void*>(a.map_begin), a.map_size, PROT_NONE);
   madvise(reinterpret_cast<void*>(a.map_begin), a.map_size, MADV_DONTNEED);
   g_arena.freed.push_back(a);
+  return true;
 }
 
 }  // namespace banklab::emu

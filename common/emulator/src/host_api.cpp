@@ -12,10 +12,12 @@
 #include <map>
 #include <mutex>
 #include <new>
+#include <string>
 
 #include "banklab/cuda_host.hpp"
 #include "banklab/emulator.hpp"
 #include "host_api.hpp"
+#include "runtime.hpp"
 #include "symbols.hpp"
 
 namespace banklab::emu::detail {
@@ -33,6 +35,19 @@ void set_launch_error(cudaError_t error, bool sticky) {
 
 cudaError_t status() { return g_sticky_error; }
 
+void host_only(const char* call) {
+  if (rt().current == nullptr) return;
+  // A kernel reached host code of the runtime (a helper, a destructor): the
+  // GPU has no such function to run, nvcc refuses the call, so the launch
+  // stops at the kernel's line, naming the call.
+  static thread_local std::string what;
+  what = std::string(call) +
+         " called from device code, where the emulator does not run CUDA's runtime API (on a GPU the few calls "
+         "device code has need -rdc=true and the device runtime; the others do not compile for the device): look "
+         "for a helper or destructor the kernel runs that makes it";
+  unsupported(what.c_str());
+}
+
 FailedAllocations& failed_allocations() {
   static FailedAllocations failed;
   return failed;
@@ -40,6 +55,7 @@ FailedAllocations& failed_allocations() {
 
 }  // namespace banklab::emu::detail
 
+using banklab::emu::detail::host_only;
 using banklab::emu::detail::status;
 
 struct CUstream_st {
@@ -51,6 +67,7 @@ struct CUevent_st {
 };
 
 cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
+  host_only("cudaMalloc");
   if (pointer == nullptr) return cudaErrorInvalidValue;
   *pointer = banklab::emu::device_malloc(bytes);
   if (*pointer == nullptr) {
@@ -61,27 +78,40 @@ cudaError_t cudaMalloc(void** pointer, std::size_t bytes) {
   }
   return status();
 }
-cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned) { return cudaMalloc(pointer, bytes); }
+cudaError_t cudaMallocManaged(void** pointer, std::size_t bytes, unsigned) {
+  host_only("cudaMallocManaged");
+  return cudaMalloc(pointer, bytes);
+}
 cudaError_t cudaMallocHost(void** pointer, std::size_t bytes) {
+  host_only("cudaMallocHost");
   if (pointer == nullptr) return cudaErrorInvalidValue;
   *pointer = std::malloc(bytes == 0 ? 1 : bytes);
   return *pointer != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
-cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned) { return cudaMallocHost(pointer, bytes); }
+cudaError_t cudaHostAlloc(void** pointer, std::size_t bytes, unsigned) {
+  host_only("cudaHostAlloc");
+  return cudaMallocHost(pointer, bytes);
+}
 cudaError_t cudaFree(void* pointer) {
-  banklab::emu::device_free(pointer);
+  host_only("cudaFree");
+  // As CUDA: freeing nullptr does nothing; a pointer that is not a live
+  // allocation (freed twice, never cudaMalloc'ed) is an invalid value.
+  if (pointer != nullptr && !banklab::emu::device_free(pointer)) return cudaErrorInvalidValue;
   return status();
 }
 cudaError_t cudaFreeHost(void* pointer) {
+  host_only("cudaFreeHost");
   std::free(pointer);
   return cudaSuccess;
 }
 cudaError_t cudaMallocPitch(void** pointer, std::size_t* pitch, std::size_t width_bytes, std::size_t height) {
+  host_only("cudaMallocPitch");
   if (pitch == nullptr) return cudaErrorInvalidValue;
   *pitch = (width_bytes + 511) / 512 * 512;  // rows start at 512-byte multiples, as on an H200
   return cudaMalloc(pointer, *pitch * height);
 }
 cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind) {
+  host_only("cudaMemcpy");
   if (bytes > 0 && (destination == nullptr || source == nullptr)) return cudaErrorInvalidValue;
   if (status() != cudaSuccess) return status();
   std::memmove(destination, source, bytes);
@@ -89,10 +119,12 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
 }
 cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
                             cudaStream_t) {
+  host_only("cudaMemcpyAsync");
   return cudaMemcpy(destination, source, bytes, kind);
 }
 cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch, const void* source,
                          std::size_t source_pitch, std::size_t width_bytes, std::size_t height, cudaMemcpyKind) {
+  host_only("cudaMemcpy2D");
   if (width_bytes > destination_pitch || width_bytes > source_pitch) return cudaErrorInvalidValue;
   if (status() != cudaSuccess) return status();
   for (std::size_t row = 0; row < height; ++row) {
@@ -102,32 +134,49 @@ cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch, const
   return cudaSuccess;
 }
 cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
+  host_only("cudaMemset");
   if (bytes > 0 && pointer == nullptr) return cudaErrorInvalidValue;
   if (status() != cudaSuccess) return status();
   std::memset(pointer, value, bytes);
   return cudaSuccess;
 }
 cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
+  host_only("cudaMemsetAsync");
   return cudaMemset(pointer, value, bytes);
 }
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
+  host_only("cudaMemGetInfo");
   struct sysinfo info {};
   sysinfo(&info);
   if (free_bytes != nullptr) *free_bytes = static_cast<std::size_t>(info.freeram) * info.mem_unit;
   if (total_bytes != nullptr) *total_bytes = static_cast<std::size_t>(info.totalram) * info.mem_unit;
   return cudaSuccess;
 }
-cudaError_t cudaDeviceSynchronize() { return status(); }
-cudaError_t cudaThreadSynchronize() { return status(); }
-cudaError_t cudaDeviceReset() { return cudaSuccess; }
+cudaError_t cudaDeviceSynchronize() {
+  host_only("cudaDeviceSynchronize");
+  return status();
+}
+cudaError_t cudaThreadSynchronize() {
+  host_only("cudaThreadSynchronize");
+  return status();
+}
+cudaError_t cudaDeviceReset() {
+  host_only("cudaDeviceReset");
+  return cudaSuccess;
+}
 cudaError_t cudaGetLastError() {
+  host_only("cudaGetLastError");
   const cudaError_t error = banklab::emu::detail::g_last_error;
   banklab::emu::detail::g_last_error = status();
   return error;
 }
-cudaError_t cudaPeekAtLastError() { return banklab::emu::detail::g_last_error; }
+cudaError_t cudaPeekAtLastError() {
+  host_only("cudaPeekAtLastError");
+  return banklab::emu::detail::g_last_error;
+}
 
 const char* cudaGetErrorName(cudaError_t error) {
+  host_only("cudaGetErrorName");
   switch (error) {
     case cudaSuccess: return "cudaSuccess";
     case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
@@ -147,6 +196,7 @@ const char* cudaGetErrorName(cudaError_t error) {
   }
 }
 const char* cudaGetErrorString(cudaError_t error) {
+  host_only("cudaGetErrorString");
   switch (error) {
     case cudaSuccess: return "no error";
     case cudaErrorInvalidValue: return "invalid argument";
@@ -167,18 +217,24 @@ const char* cudaGetErrorString(cudaError_t error) {
 }
 
 cudaError_t cudaGetDeviceCount(int* count) {
+  host_only("cudaGetDeviceCount");
   if (count == nullptr) return cudaErrorInvalidValue;
   *count = 1;
   return cudaSuccess;
 }
 cudaError_t cudaGetDevice(int* device) {
+  host_only("cudaGetDevice");
   if (device == nullptr) return cudaErrorInvalidValue;
   *device = 0;
   return cudaSuccess;
 }
-cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidDevice; }
+cudaError_t cudaSetDevice(int device) {
+  host_only("cudaSetDevice");
+  return device == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+}
 
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
+  host_only("cudaGetDeviceProperties");
   if (p == nullptr) return cudaErrorInvalidValue;
   if (device != 0) return cudaErrorInvalidDevice;
   std::memset(p, 0, sizeof *p);
@@ -219,6 +275,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* p, int device) {
 }
 
 cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+  host_only("cudaDeviceGetAttribute");
   if (value == nullptr) return cudaErrorInvalidValue;
   cudaDeviceProp p;
   if (const cudaError_t e = cudaGetDeviceProperties(&p, device); e != cudaSuccess) return e;
@@ -266,6 +323,7 @@ cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int dev
 }
 cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, const void*, int block_size,
                                                           std::size_t dynamic_shared_bytes) {
+  host_only("cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   if (blocks == nullptr || block_size <= 0 || block_size > 1024) return cudaErrorInvalidValue;
   cudaDeviceProp p;
   cudaGetDeviceProperties(&p, 0);
@@ -286,6 +344,7 @@ std::map<const void*, int>& dynamic_limits() {
 }  // namespace
 
 cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute, int value) {
+  host_only("cudaFuncSetAttribute");
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
   if (attribute == cudaFuncAttributeMaxDynamicSharedMemorySize) {
     cudaDeviceProp p;
@@ -303,6 +362,7 @@ cudaError_t cudaFuncSetAttribute(const void* kernel, cudaFuncAttribute attribute
 }
 
 cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* kernel) {
+  host_only("cudaFuncGetAttributes");
   if (attributes == nullptr) return cudaErrorInvalidValue;
   if (kernel == nullptr) return cudaErrorInvalidDeviceFunction;
   *attributes = cudaFuncAttributes{};
@@ -321,49 +381,84 @@ cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, const void* ke
   if (set != dynamic_limits().end()) attributes->maxDynamicSharedSizeBytes = set->second;
   return status();
 }
-cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
-cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) { return cudaSuccess; }
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) {
+  host_only("cudaDeviceSetCacheConfig");
+  return cudaSuccess;
+}
+cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig) {
+  host_only("cudaDeviceSetSharedMemConfig");
+  return cudaSuccess;
+}
 cudaError_t cudaDriverGetVersion(int* version) {
+  host_only("cudaDriverGetVersion");
   if (version == nullptr) return cudaErrorInvalidValue;
   *version = 13000;
   return cudaSuccess;
 }
-cudaError_t cudaRuntimeGetVersion(int* version) { return cudaDriverGetVersion(version); }
+cudaError_t cudaRuntimeGetVersion(int* version) {
+  host_only("cudaRuntimeGetVersion");
+  return cudaDriverGetVersion(version);
+}
 
-cudaError_t cudaStreamCreate(cudaStream_t* stream) { return cudaStreamCreateWithFlags(stream, cudaStreamDefault); }
+cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  host_only("cudaStreamCreate");
+  return cudaStreamCreateWithFlags(stream, cudaStreamDefault);
+}
 cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned flags) {
+  host_only("cudaStreamCreateWithFlags");
   if (stream == nullptr) return cudaErrorInvalidValue;
   *stream = new (std::nothrow) CUstream_st{flags};
   return *stream != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 cudaError_t cudaStreamDestroy(cudaStream_t stream) {
+  host_only("cudaStreamDestroy");
   delete stream;
   return cudaSuccess;
 }
-cudaError_t cudaStreamSynchronize(cudaStream_t) { return status(); }
-cudaError_t cudaStreamQuery(cudaStream_t) { return status(); }
-cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) { return status(); }
-cudaError_t cudaEventCreate(cudaEvent_t* event) { return cudaEventCreateWithFlags(event, cudaEventDefault); }
+cudaError_t cudaStreamSynchronize(cudaStream_t) {
+  host_only("cudaStreamSynchronize");
+  return status();
+}
+cudaError_t cudaStreamQuery(cudaStream_t) {
+  host_only("cudaStreamQuery");
+  return status();
+}
+cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned) {
+  host_only("cudaStreamWaitEvent");
+  return status();
+}
+cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  host_only("cudaEventCreate");
+  return cudaEventCreateWithFlags(event, cudaEventDefault);
+}
 cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned) {
+  host_only("cudaEventCreateWithFlags");
   if (event == nullptr) return cudaErrorInvalidValue;
   *event = new (std::nothrow) CUevent_st{};
   return *event != nullptr ? cudaSuccess : cudaErrorMemoryAllocation;
 }
 cudaError_t cudaEventDestroy(cudaEvent_t event) {
+  host_only("cudaEventDestroy");
   delete event;
   return cudaSuccess;
 }
 cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t) {
+  host_only("cudaEventRecord");
   if (event == nullptr) return cudaErrorInvalidResourceHandle;
   event->when = std::chrono::steady_clock::now();
   event->recorded = true;
   return status();
 }
 cudaError_t cudaEventSynchronize(cudaEvent_t event) {
+  host_only("cudaEventSynchronize");
   return event == nullptr ? cudaErrorInvalidResourceHandle : status();
 }
-cudaError_t cudaEventQuery(cudaEvent_t event) { return event == nullptr ? cudaErrorInvalidResourceHandle : status(); }
+cudaError_t cudaEventQuery(cudaEvent_t event) {
+  host_only("cudaEventQuery");
+  return event == nullptr ? cudaErrorInvalidResourceHandle : status();
+}
 cudaError_t cudaEventElapsedTime(float* milliseconds, cudaEvent_t start, cudaEvent_t end) {
+  host_only("cudaEventElapsedTime");
   if (milliseconds == nullptr || start == nullptr || end == nullptr) return cudaErrorInvalidValue;
   if (!start->recorded || !end->recorded) return cudaErrorInvalidResourceHandle;
   *milliseconds = std::chrono::duration<float, std::milli>(end->when - start->when).count();

@@ -14,6 +14,10 @@ void set_launch_error(cudaError_t error, bool sticky);
 /// cudaSuccess, or the sticky error of a crashed kernel.
 cudaError_t status();
 
+/// Called first by every runtime API function: made from kernel code (a
+/// CUDA thread is running), it stops the launch with a finding naming `call`.
+void host_only(const char* call);
+
 /// The device allocations (cudaMalloc and its kin) that failed so far, for
 /// `banklab run`'s verdict on a program that ended without a launch.
 struct FailedAllocations {

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstring>
 #include <tuple>
 #include <type_traits>
 #include <utility>
@@ -49,10 +50,58 @@ template <class... Params>
 PendingLaunch<Params...> operator|(void (*kernel)(Params...), const LaunchConfig& config) {
   return {kernel, config};
 }
+/// Whether the host's C++ ABI passes a parameter of class type P by the
+/// address of a copy the caller makes (and later destroys): a type with a
+/// non-trivial copy or move constructor or destructor (Itanium C++ ABI,
+/// "non-trivial for the purposes of calls"). Other types travel as their bytes.
+template <class P>
+inline constexpr bool kPassedByAddress =
+    !std::is_trivially_destructible_v<P> ||
+    (std::is_copy_constructible_v<P> && !std::is_trivially_copy_constructible_v<P>) ||
+    (std::is_move_constructible_v<P> && !std::is_trivially_move_constructible_v<P>);
+
+/// One CUDA thread's own copy of one kernel parameter: the bytes of the
+/// launch's value, as a GPU gives every thread the launch's parameters. No
+/// constructor or destructor of it runs on the device (a by-value `Lock`
+/// whose destructor frees its memory on the host must not free it when a
+/// thread returns).
+template <class P, bool = kPassedByAddress<P>>
+struct ThreadParameter {
+  P value;
+  explicit ThreadParameter(const P& v) : value(v) {}
+  using Passed = P;
+  P passed() const { return value; }
+};
+template <class P>
+struct ThreadParameter<P, true> {
+  alignas(P) unsigned char bytes[sizeof(P)];
+  explicit ThreadParameter(const P& v) { std::memcpy(static_cast<void*>(bytes), static_cast<const void*>(&v), sizeof(P)); }
+  using Passed = P*;  // what the ABI passes for P: the address of the caller's copy
+  P* passed() { return reinterpret_cast<P*>(bytes); }
+};
+
+/// Calls the kernel as one CUDA thread: with the launch's values, each
+/// thread-copied as its bytes. A parameter the ABI passes by address is
+/// given as the address of the thread's bytes, through the kernel's address
+/// taken as a function of those addresses (the same call at the machine
+/// level), so that no copy constructor or destructor runs per thread.
+template <class... Params, std::size_t... I>
+void call_as_thread(void (*kernel)(Params...), const std::tuple<std::decay_t<Params>...>& values,
+                    std::index_sequence<I...>) {
+  if constexpr (!(kPassedByAddress<std::decay_t<Params>> || ...)) {
+    kernel(std::get<I>(values)...);
+  } else {
+    std::tuple<ThreadParameter<std::decay_t<Params>>...> copies(std::get<I>(values)...);
+    using AsCalled = void (*)(typename ThreadParameter<std::decay_t<Params>>::Passed...);
+    reinterpret_cast<AsCalled>(kernel)(std::get<I>(copies).passed()...);
+  }
+}
+
 template <class... Params, class... Args>
 void operator|(const PendingLaunch<Params...>& pending, LaunchArguments<Args...>&& arguments) {
   static_assert(sizeof...(Params) == sizeof...(Args), "kernel launch: wrong number of arguments");
-  // The arguments converted to the kernel's parameter types, as CUDA passes them.
+  // The arguments converted to the kernel's parameter types once per launch,
+  // on the host, as CUDA passes them (and destroyed there when it ends).
   struct Closure {
     void (*kernel)(Params...);
     std::tuple<std::decay_t<Params>...> values;
@@ -63,7 +112,7 @@ void operator|(const PendingLaunch<Params...>& pending, LaunchArguments<Args...>
                                 std::move(arguments.values))};
   auto invoke = [](void* raw) {
     auto* c = static_cast<Closure*>(raw);
-    std::apply(c->kernel, c->values);
+    call_as_thread(c->kernel, c->values, std::index_sequence_for<Params...>{});
   };
   detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
 }

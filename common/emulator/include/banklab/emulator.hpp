@@ -209,7 +209,9 @@ unsigned available_cores();
 /// Global memory: host memory in a guarded arena, so that out-of-bounds
 /// accesses by kernels are found. Aligned to 256 bytes like cudaMalloc.
 void* device_malloc(std::size_t bytes);
-void device_free(void* pointer);
+/// Frees what device_malloc gave; false for any other pointer (one freed
+/// already, or never allocated), which it leaves alone.
+bool device_free(void* pointer);
 
 namespace detail {
 LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, const void* kernel_address,

@@ -16,6 +16,12 @@
 #error "main.cpp is host code: nvcc does not compile it, so __CUDACC__ must not be defined"
 #endif
 
+// Helpers of the program's own whose names CUDA's device code also has: nvcc
+// leaves this file to the host compiler, which sees no device umin or min,
+// so they must not clash with anything here either.
+static unsigned umin(unsigned a, unsigned b) { return a < b ? a : b; }
+static int min(int a, int b) { return a < b ? a : b; }
+
 void double_on_device(float* data, int n);                     // kernels.cu
 void reverse_on_device(float* data, int n, bool untyped_call);  // kernels.cu
 bool symbols_round_trip();                                      // kernels.cu
@@ -43,6 +49,7 @@ int main(int argc, char** argv) {
     wrong += host[i] != 2.0f * static_cast<float>(block * 64 + 63 - lane);
   }
   std::printf("multi-file program, %d elements: %s (%d wrong)\n", n, wrong == 0 ? "OK" : "WRONG", wrong);
+  std::printf("first elements shown: %u of %d\n", umin(4u, static_cast<unsigned>(n)), min(4, n));
   CHECK_CUDA(cudaFree(data));
   return wrong == 0 ? 0 : 1;
 }
