@@ -57,11 +57,22 @@ int __all_sync(unsigned mask, int predicate) {
   return (__ballot_sync(mask, predicate) & live) == live;
 }
 
+// The warp's lanes that have not exited, with those that called it here
+// since the warp last converged and then exited: on a GPU they ran this call
+// together with the caller (a lane that returned before it is not active).
 unsigned __activemask() {
   using namespace banklab::emu::detail;
   Thread* self = rt().current;
   if (self == nullptr) return 1u;
-  return rt().warps[self->warp].present & ~rt().warps[self->warp].exited;
+  WarpState& warp = rt().warps[self->warp];
+  const std::uintptr_t pc = BANKLAB_PC;
+  if (warp.activemask_pc != pc || warp.activemask_sync != warp.sync_count) {
+    warp.activemask_pc = pc;
+    warp.activemask_sync = warp.sync_count;
+    warp.activemask_lanes = 0;
+  }
+  warp.activemask_lanes |= 1u << self->lane;
+  return (warp.present & ~warp.exited) | warp.activemask_lanes;
 }
 
 void __threadfence() {}

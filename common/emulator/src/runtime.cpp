@@ -181,33 +181,34 @@ void warp_collective(unsigned mask, std::uint64_t value, int source, std::uintpt
   Thread* self = rt().current;
   if (self == nullptr) return;
   WarpState& warp = rt().warps[self->warp];
-  warp.op = op;
+  warp.ops[self->lane] = op;
+  warp.masks[self->lane] = mask;
   warp.values[self->lane] = value;
   warp.sources[self->lane] = source;
   warp.arrived |= 1u << self->lane;
-  warp.mask |= mask;
   self->status = ThreadStatus::kAtWarpCollective;
   self->wait_pc = pc;
   yield_to_scheduler();
 }
 
-// Releases the warp's collective if everyone it waits for is there.
-bool try_release_warp(WarpState& warp, int warp_index) {
-  if (warp.arrived == 0) return false;
-  const std::uint32_t needed = (warp.mask & warp.present) & ~warp.exited;
-  if ((warp.arrived & needed) != needed) return false;
+namespace {
+
+// Resolves the collective of the lanes `group` (all waiting, all with one
+// mask and one operation) and lets them run on.
+void release_group(WarpState& warp, int warp_index, std::uint32_t group) {
+  const WarpOp op = warp.ops[static_cast<std::size_t>(__builtin_ctz(group))];
   std::uint32_t ballot = 0;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if ((warp.arrived >> lane & 1u) && warp.values[lane] != 0) ballot |= 1u << lane;
+    if ((group >> lane & 1u) && warp.values[lane] != 0) ballot |= 1u << lane;
   }
-  // Reductions and matches over the lanes that arrived (the mask's live lanes).
+  // Reductions and matches over the group's lanes (the mask's live lanes).
   std::uint64_t reduced = 0;
   bool first = true;
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!(warp.arrived >> lane & 1u)) continue;
+    if (!(group >> lane & 1u)) continue;
     const std::uint64_t v = warp.values[lane];
     const auto sv = static_cast<std::int32_t>(static_cast<std::uint32_t>(v));
-    switch (warp.op) {
+    switch (op) {
       case WarpOp::kAdd: reduced = first ? v : static_cast<std::uint32_t>(reduced + v); break;
       case WarpOp::kMin: reduced = first || sv < static_cast<std::int32_t>(reduced) ? static_cast<std::uint32_t>(sv) : reduced; break;
       case WarpOp::kMax: reduced = first || sv > static_cast<std::int32_t>(reduced) ? static_cast<std::uint32_t>(sv) : reduced; break;
@@ -219,20 +220,22 @@ bool try_release_warp(WarpState& warp, int warp_index) {
     first = false;
   }
   for (int lane = 0; lane < kWarpSize; ++lane) {
-    if (!(warp.arrived >> lane & 1u)) continue;
+    if (!(group >> lane & 1u)) continue;
     const int source = warp.sources[lane];
-    switch (warp.op) {
+    switch (op) {
       case WarpOp::kShuffle:
-        warp.results[lane] = source >= 0 && source < kWarpSize ? warp.values[source] : warp.values[lane];
+        // A source outside the group (inactive, exited) is undefined in CUDA: the lane's own value here.
+        warp.results[lane] = source >= 0 && source < kWarpSize && (group >> source & 1u) ? warp.values[source]
+                                                                                          : warp.values[lane];
         break;
       case WarpOp::kMatchAny:
       case WarpOp::kMatchAll: {
         std::uint32_t same = 0;
         for (int other = 0; other < kWarpSize; ++other) {
-          if ((warp.arrived >> other & 1u) && warp.values[other] == warp.values[lane]) same |= 1u << other;
+          if ((group >> other & 1u) && warp.values[other] == warp.values[lane]) same |= 1u << other;
         }
         // match_all: the mask if every lane holds the same value, else 0 (pred says which).
-        warp.results[lane] = warp.op == WarpOp::kMatchAny ? same : (same == warp.arrived ? same : 0);
+        warp.results[lane] = op == WarpOp::kMatchAny ? same : (same == group ? same : 0);
         break;
       }
       default:
@@ -242,8 +245,29 @@ bool try_release_warp(WarpState& warp, int warp_index) {
     Thread& t = rt().threads[static_cast<std::size_t>(warp_index * kWarpSize + lane)];
     t.status = ThreadStatus::kRunnable;
   }
-  warp.arrived = 0;
-  warp.mask = 0;
+  warp.arrived &= ~group;
+}
+
+}  // namespace
+
+// Releases each of the warp's collectives whose lanes are all there: those
+// that passed one mask, once every live lane of that mask has arrived.
+bool try_release_warp(WarpState& warp, int warp_index) {
+  bool released = false;
+  std::uint32_t waiting = warp.arrived;
+  while (waiting != 0) {
+    const std::uint32_t mask = warp.masks[static_cast<std::size_t>(__builtin_ctz(waiting))];
+    std::uint32_t group = 0;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if ((waiting >> lane & 1u) && warp.masks[lane] == mask) group |= 1u << lane;
+    }
+    waiting &= ~group;
+    const std::uint32_t needed = (mask & warp.present) & ~warp.exited;
+    if ((group & needed) != needed) continue;
+    release_group(warp, warp_index, group);
+    released = true;
+  }
+  if (!released) return false;
   ++warp.sync_count;
   rt().trace_converge(warp_index);
   return true;

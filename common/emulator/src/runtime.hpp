@@ -65,12 +65,21 @@ enum class WarpOp : std::uint8_t { kShuffle, kAdd, kMin, kMax, kAnd, kOr, kXor, 
 struct WarpState {
   std::uint32_t present = 0;  // lanes that exist in this block
   std::uint32_t exited = 0;
-  std::uint32_t arrived = 0;  // lanes waiting in the current collective
-  std::uint32_t mask = 0;     // union of the masks they passed
+  std::uint32_t arrived = 0;  // lanes waiting in a collective
   std::uint32_t sync_count = 0;
-  WarpOp op = WarpOp::kShuffle;
+  // Each waiting lane's collective: the lanes that pass the same mask make
+  // one (CUDA requires every lane it names to pass that mask), so a lane in
+  // a branch of its own (mask 1u) is not joined to the others' next one.
+  std::array<std::uint32_t, kWarpSize> masks{};
+  std::array<WarpOp, kWarpSize> ops{};
   std::array<std::uint64_t, kWarpSize> values{};
   std::array<int, kWarpSize> sources{};
+  // The lanes that called __activemask at `activemask_pc` since the warp last
+  // converged: active there with the caller, though they may have exited
+  // since (the lanes of a warp run one after another here).
+  std::uintptr_t activemask_pc = 0;
+  std::uint32_t activemask_sync = 0;
+  std::uint32_t activemask_lanes = 0;
   std::array<std::uint64_t, kWarpSize> results{};
   std::array<std::uint32_t, kWarpSize> ballots{};
 };

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 // ---- min and max, as CUDA declares them (mixed signed/unsigned: unsigned) ---
 #define BANKLAB_MINMAX(R, A, B)                                \
@@ -28,14 +29,31 @@ BANKLAB_MINMAX(unsigned long long, unsigned long long, unsigned long long)
 BANKLAB_MINMAX(unsigned long long, long long, unsigned long long)
 BANKLAB_MINMAX(unsigned long long, unsigned long long, long long)
 #undef BANKLAB_MINMAX
-inline float min(float a, float b) { return std::fmin(a, b); }
-inline float max(float a, float b) { return std::fmax(a, b); }
-inline double min(double a, double b) { return std::fmin(a, b); }
-inline double max(double a, double b) { return std::fmax(a, b); }
-inline double min(float a, double b) { return std::fmin(static_cast<double>(a), b); }
-inline double max(float a, double b) { return std::fmax(static_cast<double>(a), b); }
-inline double min(double a, float b) { return std::fmin(a, static_cast<double>(b)); }
-inline double max(double a, float b) { return std::fmax(a, static_cast<double>(b)); }
+// A GPU's min and max of floats: a NaN gives the other operand (as fmin),
+// and -0 is less than +0: min(+0, -0) is -0, max(+0, -0) is +0 (measured:
+// tests/data/gpu/h100_semantics/; the host's fmin may give either zero).
+template <class F>
+inline F banklab_gpu_min(F a, F b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return std::signbit(a) ? a : b;
+  return a < b ? a : b;
+}
+template <class F>
+inline F banklab_gpu_max(F a, F b) {
+  if (a != a) return b;
+  if (b != b) return a;
+  if (a == b) return std::signbit(a) ? b : a;
+  return a < b ? b : a;
+}
+inline float min(float a, float b) { return banklab_gpu_min(a, b); }
+inline float max(float a, float b) { return banklab_gpu_max(a, b); }
+inline double min(double a, double b) { return banklab_gpu_min(a, b); }
+inline double max(double a, double b) { return banklab_gpu_max(a, b); }
+inline double min(float a, double b) { return banklab_gpu_min(static_cast<double>(a), b); }
+inline double max(float a, double b) { return banklab_gpu_max(static_cast<double>(a), b); }
+inline double min(double a, float b) { return banklab_gpu_min(a, static_cast<double>(b)); }
+inline double max(double a, float b) { return banklab_gpu_max(a, static_cast<double>(b)); }
 inline unsigned int umin(unsigned int a, unsigned int b) { return a < b ? a : b; }
 inline unsigned int umax(unsigned int a, unsigned int b) { return a < b ? b : a; }
 inline long long llmin(long long a, long long b) { return a < b ? a : b; }
@@ -132,16 +150,16 @@ inline long long __double_as_longlong(double x) { return banklab_bit_cast<long l
 inline double __longlong_as_double(long long x) { return banklab_bit_cast<double>(x); }
 inline int __double2hiint(double x) { return static_cast<int>(__double_as_longlong(x) >> 32); }
 inline int __double2loint(double x) { return static_cast<int>(__double_as_longlong(x)); }
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
-inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
-inline unsigned int __float2uint_rn(float x) { return static_cast<unsigned int>(std::nearbyint(x)); }
-inline unsigned int __float2uint_rz(float x) { return static_cast<unsigned int>(x); }
+inline int __float2int_rn(float x) { return banklab_saturating_cast<int>(std::nearbyint(x)); }
+inline int __float2int_rz(float x) { return banklab_saturating_cast<int>(std::trunc(x)); }
+inline int __float2int_rd(float x) { return banklab_saturating_cast<int>(std::floor(x)); }
+inline int __float2int_ru(float x) { return banklab_saturating_cast<int>(std::ceil(x)); }
+inline unsigned int __float2uint_rn(float x) { return banklab_saturating_cast<unsigned int>(std::nearbyint(x)); }
+inline unsigned int __float2uint_rz(float x) { return banklab_saturating_cast<unsigned int>(std::trunc(x)); }
 inline float __int2float_rn(int x) { return static_cast<float>(x); }
 inline float __uint2float_rn(unsigned int x) { return static_cast<float>(x); }
-inline int __double2int_rn(double x) { return static_cast<int>(std::nearbyint(x)); }
-inline int __double2int_rz(double x) { return static_cast<int>(x); }
+inline int __double2int_rn(double x) { return banklab_saturating_cast<int>(std::nearbyint(x)); }
+inline int __double2int_rz(double x) { return banklab_saturating_cast<int>(std::trunc(x)); }
 inline float __double2float_rn(double x) { return static_cast<float>(x); }
 inline double __int2double_rn(int x) { return static_cast<double>(x); }
 
@@ -160,15 +178,19 @@ inline void __sincosf(float x, float* s, float* c) {
 }
 inline float __powf(float x, float y) { return std::pow(x, y); }
 inline float __fdividef(float x, float y) { return x / y; }
-inline float __saturatef(float x) { return x != x ? 0.0f : (x < 0.0f ? 0.0f : (x > 1.0f ? 1.0f : x)); }
-inline float __fadd_rn(float x, float y) { return x + y; }
-inline float __fsub_rn(float x, float y) { return x - y; }
-inline float __fmul_rn(float x, float y) { return x * y; }
-inline float __fdiv_rn(float x, float y) { return x / y; }
-inline float __fmaf_rn(float x, float y, float z) { return std::fma(x, y, z); }
-inline float __frcp_rn(float x) { return 1.0f / x; }
-inline float __fsqrt_rn(float x) { return std::sqrt(x); }
-inline float __frsqrt_rn(float x) { return 1.0f / std::sqrt(x); }
+// Clamped to [+0, 1]: NaN and -0 give +0 (measured, as above).
+inline float __saturatef(float x) { return !(x > 0.0f) ? 0.0f : (x > 1.0f ? 1.0f : x); }
+// A NaN that a GPU's float arithmetic makes is 0x7fffffff (measured, as
+// above); the host's is 0xffc00000.
+inline float banklab_gpu_nan(float x) { return x != x ? banklab_bit_cast<float>(0x7fffffffu) : x; }
+inline float __fadd_rn(float x, float y) { return banklab_gpu_nan(x + y); }
+inline float __fsub_rn(float x, float y) { return banklab_gpu_nan(x - y); }
+inline float __fmul_rn(float x, float y) { return banklab_gpu_nan(x * y); }
+inline float __fdiv_rn(float x, float y) { return banklab_gpu_nan(x / y); }
+inline float __fmaf_rn(float x, float y, float z) { return banklab_gpu_nan(std::fma(x, y, z)); }
+inline float __frcp_rn(float x) { return banklab_gpu_nan(1.0f / x); }
+inline float __fsqrt_rn(float x) { return banklab_gpu_nan(std::sqrt(x)); }
+inline float __frsqrt_rn(float x) { return banklab_gpu_nan(1.0f / std::sqrt(x)); }
 inline double __dadd_rn(double x, double y) { return x + y; }
 inline double __dmul_rn(double x, double y) { return x * y; }
 inline double __fma_rn(double x, double y, double z) { return std::fma(x, y, z); }

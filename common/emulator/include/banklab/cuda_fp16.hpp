@@ -35,10 +35,11 @@ inline half __double2half(double d) { return half(static_cast<float>(d)); }
 inline half __int2half_rn(int i) { return half(static_cast<float>(i)); }
 inline half __uint2half_rn(unsigned i) { return half(static_cast<float>(i)); }
 inline half __short2half_rn(short i) { return half(static_cast<float>(i)); }
-inline int __half2int_rz(half h) { return static_cast<int>(std::trunc(static_cast<float>(h))); }
-inline int __half2int_rn(half h) { return static_cast<int>(std::nearbyint(static_cast<float>(h))); }
-inline unsigned __half2uint_rz(half h) { return static_cast<unsigned>(std::trunc(static_cast<float>(h))); }
-inline short __half2short_rz(half h) { return static_cast<short>(std::trunc(static_cast<float>(h))); }
+// Saturating, as CUDA's conversions to integers are (infinity gives the bound).
+inline int __half2int_rz(half h) { return banklab_saturating_cast<int>(std::trunc(static_cast<float>(h))); }
+inline int __half2int_rn(half h) { return banklab_saturating_cast<int>(std::nearbyint(static_cast<float>(h))); }
+inline unsigned __half2uint_rz(half h) { return banklab_saturating_cast<unsigned>(std::trunc(static_cast<float>(h))); }
+inline short __half2short_rz(half h) { return banklab_saturating_cast<short>(std::trunc(static_cast<float>(h))); }
 inline unsigned short __half_as_ushort(half h) { return h.bits; }
 inline short __half_as_short(half h) { return static_cast<short>(h.bits); }
 inline half __ushort_as_half(unsigned short bits) { return banklab::fp16::from_bits(bits); }
@@ -62,17 +63,22 @@ inline half2 __lows2half2(half2 a, half2 b) { return half2(a.x, b.x); }
 inline half2 __highs2half2(half2 a, half2 b) { return half2(a.y, b.y); }
 
 // ---- arithmetic: each result rounded once ---------------------------------------
-inline half __hadd(half a, half b) { return half(static_cast<float>(a) + static_cast<float>(b)); }
-inline half __hsub(half a, half b) { return half(static_cast<float>(a) - static_cast<float>(b)); }
-inline half __hmul(half a, half b) { return half(static_cast<float>(a) * static_cast<float>(b)); }
-inline half __hdiv(half a, half b) { return half(static_cast<float>(a) / static_cast<float>(b)); }
+namespace banklab::fp16 {
+// A result rounded to half; a NaN is the GPU's 0x7fff (measured:
+// tests/data/gpu/h100_semantics/), not the host's.
+inline half rounded(float f) { return f != f ? from_bits(0x7fffu) : half(f); }
+}  // namespace banklab::fp16
+inline half __hadd(half a, half b) { return banklab::fp16::rounded(static_cast<float>(a) + static_cast<float>(b)); }
+inline half __hsub(half a, half b) { return banklab::fp16::rounded(static_cast<float>(a) - static_cast<float>(b)); }
+inline half __hmul(half a, half b) { return banklab::fp16::rounded(static_cast<float>(a) * static_cast<float>(b)); }
+inline half __hdiv(half a, half b) { return banklab::fp16::rounded(static_cast<float>(a) / static_cast<float>(b)); }
 inline half __hneg(half a) { return banklab::fp16::from_bits(static_cast<std::uint16_t>(a.bits ^ 0x8000u)); }
 inline half __habs(half a) { return banklab::fp16::from_bits(static_cast<std::uint16_t>(a.bits & 0x7fffu)); }
 // a * b + c rounded once: the float product of two halves is exact, the sum in
 // double is exact, so only the final rounding to half remains.
 inline half __hfma(half a, half b, half c) {
   const double exact = static_cast<double>(static_cast<float>(a)) * static_cast<float>(b) + static_cast<float>(c);
-  return half(static_cast<float>(exact));
+  return banklab::fp16::rounded(static_cast<float>(exact));
 }
 inline half __hadd_sat(half a, half b) { return half(std::fmin(1.0f, std::fmax(0.0f, static_cast<float>(__hadd(a, b))))); }
 inline half __hmul_sat(half a, half b) { return half(std::fmin(1.0f, std::fmax(0.0f, static_cast<float>(__hmul(a, b))))); }

@@ -109,10 +109,13 @@ T banklab_shuffle_as(unsigned mask, T value, int source) {
   std::memcpy(&result, &bits, sizeof(T));
   return result;
 }
+// `width` splits the warp into segments. The lane read is in the caller's own
+// segment, at the low bits of `source` (a negative or too large source wraps:
+// -1 reads the segment's last lane), as PTX's shfl.idx computes it.
 template <class T>
 T __shfl_sync(unsigned mask, T value, int source, int width = 32) {
   const int lane = banklab::emu::detail::lane_id();
-  return banklab_shuffle_as(mask, value, (lane / width) * width + (source % width));
+  return banklab_shuffle_as(mask, value, (lane / width) * width + (source & (width - 1)));
 }
 template <class T>
 T __shfl_up_sync(unsigned mask, T value, unsigned delta, int width = 32) {
@@ -127,11 +130,14 @@ T __shfl_down_sync(unsigned mask, T value, unsigned delta, int width = 32) {
   return banklab_shuffle_as(mask, value,
                             in_segment + static_cast<int>(delta) < width ? lane + static_cast<int>(delta) : lane);
 }
+// A lane may read from its own segment and from earlier ones; a source in a
+// later segment gives the caller's own value (CUDA's documentation of
+// __shfl_xor_sync; PTX shfl.bfly; measured: tests/data/gpu/h100_semantics/).
 template <class T>
 T __shfl_xor_sync(unsigned mask, T value, int lane_mask, int width = 32) {
   const int lane = banklab::emu::detail::lane_id();
-  const int source = lane ^ lane_mask;
-  return banklab_shuffle_as(mask, value, (source / width == lane / width) ? source : lane);
+  const int source = (lane ^ lane_mask) & 31;
+  return banklab_shuffle_as(mask, value, source < (lane / width + 1) * width ? source : lane);
 }
 
 // ---- atomics (implemented in the uninstrumented runtime and recorded there) --

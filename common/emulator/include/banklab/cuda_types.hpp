@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <limits>
 
 namespace banklab::cuda_bits {
 using Wide8 = std::uint64_t;
@@ -198,3 +199,14 @@ inline float __half2float(half value) { return static_cast<float>(value); }
 #undef BANKLAB_WIDE_COPY_ONLY
 #undef BANKLAB_VEC_FAMILY
 #undef BANKLAB_VEC_FAMILY_WIDE
+
+// CUDA's conversions to integers saturate (PTX cvt): past the range, the
+// nearest bound; NaN gives 0 (measured: tests/data/gpu/h100_semantics/). A
+// C++ cast is undefined there, and x86 gives 0x80000000.
+template <class I, class F>
+inline I banklab_saturating_cast(F rounded) {
+  if (rounded != rounded) return 0;
+  if (rounded <= static_cast<F>(std::numeric_limits<I>::min())) return std::numeric_limits<I>::min();
+  if (rounded >= static_cast<F>(std::numeric_limits<I>::max())) return std::numeric_limits<I>::max();
+  return static_cast<I>(rounded);
+}
