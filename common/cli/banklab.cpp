@@ -433,8 +433,18 @@ int run(const RunOptions& o) {
   bool stopped = false;
   while (waitpid(pid, &status, WNOHANG) == 0) {
     if (std::chrono::steady_clock::now() >= deadline) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
+      // SIGTERM first: the program flushes what it printed and writes the
+      // report of what ran; SIGKILL if it has not ended 2 s later.
+      kill(pid, SIGTERM);
+      const auto grace = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+      while (waitpid(pid, &status, WNOHANG) == 0) {
+        if (std::chrono::steady_clock::now() >= grace) {
+          kill(pid, SIGKILL);
+          waitpid(pid, &status, 0);
+          break;
+        }
+        usleep(10000);
+      }
       stopped = true;
       break;
     }

@@ -34,6 +34,20 @@ TEST_CASE("--time-limit stops an endless host loop: the whole program is bounded
   CHECK(r.status == 124);
   CHECK(r.out.find("launched; now looping on the host") != std::string::npos);
   CHECK(r.out.find("ran past the time limit of 2 s (the whole program, host code included)") != std::string::npos);
+  // Stopped with SIGTERM first, the program wrote the report of the launch that ran.
+  CHECK(r.out.find("1 launch of fill(float*): 1 block, all traced") != std::string::npos);
+  CHECK(r.out.find("it had no time to write its report") == std::string::npos);
+}
+
+TEST_CASE("host code that aborts after a launch still shows what it printed and the report of the launch") {
+  const auto r = run_command(banklab_run(program("host_abort.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 134);
+  CHECK(r.out.find("launched; a host check fails next\n") != std::string::npos);
+  CHECK(r.out.find("1 launch of reverse_tile(float*): 1 block, all traced") != std::string::npos);
+  CHECK(r.out.find("host_abort.cu:12                64         0") != std::string::npos);
+  CHECK(r.out.find("banklab run: the program was killed by signal 6 (Aborted)\n") != std::string::npos);
+  CHECK(r.out.find("before it could write its report") == std::string::npos);
 }
 
 TEST_CASE("a launch stopped at the time limit makes banklab run exit 124, though the program returns 0") {

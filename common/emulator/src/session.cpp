@@ -6,6 +6,8 @@
 // worker per core).
 #include <unistd.h>
 
+#include <csignal>
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -299,6 +301,9 @@ void write_status() {
 }
 
 void write_report() {
+  static bool written = false;  // at exit, or when host code crashes or is stopped: once
+  if (written) return;
+  written = true;
   const std::string text = settings().json ? json_report() : text_report();
   write_status();
   if (!settings().report_path.empty()) {
@@ -314,6 +319,22 @@ void write_report() {
 
 namespace {
 
+// Host code that crashes (abort(), a failed assert, a bad pointer) or is
+// stopped at the time limit (banklab run sends SIGTERM first): what the
+// program printed is flushed and the report of the launches that ran is
+// written, then the signal takes its course, so that banklab run still says
+// how the program ended. Best effort: a crash inside the allocator may leave
+// it unable to write. A launch puts its own handlers in place while it runs
+// and puts these back after it (crash.cpp).
+constexpr int kHostSignals[] = {SIGABRT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGTERM};
+
+void on_host_signal(int signal) {
+  std::fflush(stdout);
+  write_report();
+  ::signal(signal, SIG_DFL);
+  raise(signal);
+}
+
 // The report is written at exit, once.
 void register_report() {
   static bool registered = false;
@@ -326,6 +347,7 @@ void register_report() {
   (void)failed_allocations();
   (void)nvcc_sass();
   std::atexit(write_report);
+  for (const int signal : kHostSignals) ::signal(signal, on_host_signal);
 }
 
 // Under `banklab run`, from the program's start: a program that ends before
