@@ -1,6 +1,8 @@
 // The launch report as text: findings with their source lines, then the cost
 // of every shared-memory line, and (verbose) the bank map of the worst access.
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <array>
 #include <iomanip>
 #include <iterator>
@@ -60,6 +62,60 @@ std::uint64_t LaunchReport::total_excess_wavefronts() const {
   for (const LineStats& l : lines) total += l.excess_wavefronts();
   return total;
 }
+
+std::vector<std::string> report_law_violations(const LaunchReport& report) {
+  std::vector<std::string> broken;
+  auto law = [&](bool holds, const std::string& where, const std::string& what, std::uint64_t a, std::uint64_t b) {
+    if (!holds) broken.push_back(report.kernel + ", " + where + ": " + what + " (" + std::to_string(a) + ", " +
+                                 std::to_string(b) + ")");
+  };
+  for (const LineStats& l : report.lines) {
+    const std::string at = l.where.text();
+    law(l.ideal_wavefronts <= l.wavefronts, at, "ideal wavefronts above the wavefronts", l.ideal_wavefronts,
+        l.wavefronts);
+    law(l.warp_instructions <= l.wavefronts, at, "fewer wavefronts than warp instructions", l.wavefronts,
+        l.warp_instructions);
+    law(l.warp_instructions == 0 || l.ideal_wavefronts > 0, at, "warp instructions with no ideal wavefront",
+        l.warp_instructions, l.ideal_wavefronts);
+    law(l.loads + l.stores >= l.warp_instructions, at, "fewer lanes than warp instructions", l.loads + l.stores,
+        l.warp_instructions);
+    law(l.loads + l.stores <= 32 * l.warp_instructions, at, "more than 32 lanes a warp instruction",
+        l.loads + l.stores, l.warp_instructions);
+    law(l.store_wavefronts <= l.wavefronts, at, "store wavefronts above all wavefronts", l.store_wavefronts,
+        l.wavefronts);
+    law(l.store_instructions <= l.warp_instructions, at, "store instructions above all instructions",
+        l.store_instructions, l.warp_instructions);
+    const auto worst = static_cast<std::uint64_t>(std::max(l.worst_wavefronts, 0));
+    law(worst <= l.wavefronts, at, "the worst instruction above the line's wavefronts", worst, l.wavefronts);
+    law(worst * l.warp_instructions >= l.wavefronts, at, "wavefronts above the worst instruction's times the count",
+        l.wavefronts, worst * l.warp_instructions);
+  }
+  for (const CompiledLineStats& l : report.compiled_lines) {
+    law(l.ideal_wavefronts <= l.wavefronts(), l.where.text() + " as compiled", "ideal wavefronts above the wavefronts",
+        l.ideal_wavefronts, l.wavefronts());
+    // A predicated instruction is issued by warps with no lane on: 0 wavefronts there.
+    const std::uint64_t with_lanes = l.instructions() - std::min(l.predicated_warps, l.instructions());
+    law(with_lanes <= l.wavefronts(), l.where.text() + " as compiled",
+        "fewer wavefronts than instructions with a lane on", l.wavefronts(), with_lanes);
+  }
+  law(report.blocks_traced <= report.blocks_run, "the launch", "more blocks traced than run", report.blocks_traced,
+      report.blocks_run);
+  return broken;
+}
+
+namespace detail {
+
+void check_report_laws(const LaunchReport& report) {
+  static const bool enabled = std::getenv("BANKLAB_CHECK_REPORTS") != nullptr;
+  if (!enabled) return;
+  const std::vector<std::string> broken = report_law_violations(report);
+  if (broken.empty()) return;
+  std::fflush(stdout);
+  for (const std::string& b : broken) std::fprintf(stderr, "BankLab report law broken: %s\n", b.c_str());
+  std::_Exit(70);
+}
+
+}  // namespace detail
 
 namespace {
 

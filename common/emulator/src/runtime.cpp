@@ -701,6 +701,7 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
   main.trace_finish(report);
   main.report = nullptr;
   report.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  check_report_laws(report);
   return report;
 }
 

@@ -375,4 +375,8 @@ inline void on_access(const void* pointer, unsigned size, bool write, std::uintp
   }
 }
 
+/// With BANKLAB_CHECK_REPORTS set: the report's laws (report_law_violations),
+/// a broken one printed and the process ended with status 70.
+void check_report_laws(const LaunchReport& report);
+
 }  // namespace banklab::emu::detail

@@ -89,7 +89,31 @@ struct KernelTotals {
   std::map<std::pair<std::string, int>, std::size_t> line_index;
   std::map<std::string, std::size_t> finding_index;
   std::map<std::pair<std::string, int>, std::size_t> compiled_index;
+  // Summed launch by launch, for the law that the merged lines add up to them.
+  std::uint64_t launch_wavefronts = 0;
+  std::uint64_t launch_instructions = 0;
 };
+
+// With BANKLAB_CHECK_REPORTS: the kernel's merged report keeps every law of
+// one launch's, and its lines add up to the launches' totals.
+void check_totals(const KernelTotals& k) {
+  static const bool enabled = std::getenv("BANKLAB_CHECK_REPORTS") != nullptr;
+  if (!enabled) return;
+  std::uint64_t instructions = 0;
+  for (const LineStats& l : k.total.lines) instructions += l.warp_instructions;
+  if (k.total.total_wavefronts() != k.launch_wavefronts || instructions != k.launch_instructions) {
+    std::fflush(stdout);
+    std::fprintf(stderr,
+                 "BankLab report law broken: %s: the lines of %llu launches add up to %llu wavefronts and %llu "
+                 "instructions, the launches to %llu and %llu\n",
+                 k.total.kernel.c_str(), static_cast<unsigned long long>(k.launches),
+                 static_cast<unsigned long long>(k.total.total_wavefronts()),
+                 static_cast<unsigned long long>(instructions), static_cast<unsigned long long>(k.launch_wavefronts),
+                 static_cast<unsigned long long>(k.launch_instructions));
+    std::_Exit(70);
+  }
+  check_report_laws(k.total);
+}
 
 std::vector<KernelTotals>& kernels() {
   static std::vector<KernelTotals> all;
@@ -104,6 +128,8 @@ std::string finding_key(const Finding& f) {
 void add(KernelTotals& k, LaunchReport&& one) {
   LaunchReport& t = k.total;
   ++k.launches;
+  k.launch_wavefronts += one.total_wavefronts();
+  for (const LineStats& l : one.lines) k.launch_instructions += l.warp_instructions;
   if (!one.completed) ++k.stopped;
   const auto same = [&](const KernelTotals::Geometry& g) {
     return g.grid.x == one.grid.x && g.grid.y == one.grid.y && g.grid.z == one.grid.z && g.block.x == one.block.x &&
@@ -169,6 +195,7 @@ void add(KernelTotals& k, LaunchReport&& one) {
       sum.worst_context = l.worst_context;
     }
   }
+  check_totals(k);
 }
 
 // "grid (4,1,1), block (256,1,1) x 3".

@@ -567,3 +567,39 @@ TEST_CASE("the text table's columns never run together: ten-digit counts and a l
   const std::string body = text.substr(row_start, text.find('\n', row_start) - row_start);
   CHECK(head.size() == body.size());
 }
+
+TEST_CASE("a report keeps its laws: a sound one breaks none, and each broken law is named with its line and numbers") {
+  std::vector<float> out;
+  const auto report = run_transpose(transpose_conflicted, 64, 64, out);
+  CHECK(banklab::emu::report_law_violations(report).empty());
+  REQUIRE(!report.lines.empty());
+
+  // An ideal above the wavefronts: the excess would wrap to 2^64 - 1.
+  auto broken = report;
+  broken.lines[0].ideal_wavefronts = broken.lines[0].wavefronts + 1;
+  auto laws = banklab::emu::report_law_violations(broken);
+  REQUIRE(laws.size() == 1);
+  CHECK(laws[0].find(broken.lines[0].where.text() + ": ideal wavefronts above the wavefronts (" +
+                     std::to_string(broken.lines[0].wavefronts + 1) + ", " +
+                     std::to_string(broken.lines[0].wavefronts) + ")") != std::string::npos);
+
+  // More lanes than 32 a warp instruction, fewer wavefronts than instructions,
+  // a worst instruction that does not bound the line, more blocks traced than run.
+  broken = report;
+  broken.lines[0].loads = 33 * broken.lines[0].warp_instructions;
+  broken.lines[0].stores = 0;
+  CHECK(banklab::emu::report_law_violations(broken).size() == 1);
+  broken = report;
+  broken.lines[0].wavefronts = broken.lines[0].warp_instructions - 1;
+  broken.lines[0].ideal_wavefronts = 0;
+  broken.lines[0].store_wavefronts = 0;
+  CHECK(!banklab::emu::report_law_violations(broken).empty());
+  broken = report;
+  broken.lines[0].worst_wavefronts = 0;
+  CHECK(!banklab::emu::report_law_violations(broken).empty());
+  broken = report;
+  broken.blocks_traced = broken.blocks_run + 1;
+  laws = banklab::emu::report_law_violations(broken);
+  REQUIRE(laws.size() == 1);
+  CHECK(laws[0].find("the launch: more blocks traced than run") != std::string::npos);
+}

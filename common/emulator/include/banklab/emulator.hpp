@@ -167,6 +167,16 @@ struct LaunchReport {
   [[nodiscard]] std::uint64_t total_excess_wavefronts() const;
 };
 
+/// The laws every report keeps, whatever ran: per line, ideal wavefronts
+/// within the wavefronts (excess never wraps), every warp instruction at
+/// least one wavefront and one lane and at most 32 lanes, the stores' part
+/// within the whole, the worst instruction within the line; per launch,
+/// traced blocks within those run. Each broken law as a sentence naming the
+/// line and the numbers; none for a sound report. With BANKLAB_CHECK_REPORTS
+/// set in the environment (the test suite sets it), every launch checks its
+/// report and a broken law stops the process (exit status 70).
+std::vector<std::string> report_law_violations(const LaunchReport& report);
+
 struct CompiledPlan;  // banklab/sass.hpp
 struct SassAccess;    // banklab/sass.hpp
 
