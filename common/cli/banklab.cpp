@@ -412,9 +412,9 @@ int run(const RunOptions& o) {
   const pid_t pid = fork();
   if (pid == 0) {
     setenv("BANKLAB_RUN", settings.str().c_str(), 1);
-    // With --format json, stdout carries only the report: the program's own
-    // output goes to stderr.
-    if (o.format == "json") dup2(2, 1);
+    // With --format json or csv, stdout carries only the report: the
+    // program's own output goes to stderr.
+    if (o.format != "text") dup2(2, 1);
     std::vector<std::string> argv = {executable.string()};
     argv.insert(argv.end(), o.args.begin(), o.args.end());
     std::vector<char*> args;
@@ -532,8 +532,11 @@ int main(int argc, char** argv) {
                           "seconds the whole program may run, host code included; a launch still running then is "
                           "stopped at its line (default 60, at most 86400; exit status 124 when stopped)")
       ->check(seconds_option());
-  run_command->add_option("--format", o.format, "text (default) or json (the program's own output then goes to stderr)")
-      ->check(CLI::IsMember({"text", "json"}));
+  run_command
+      ->add_option("--format", o.format,
+                   "text (default), json, or csv (a row per kernel and source line); with json or csv the program's "
+                   "own output goes to stderr")
+      ->check(CLI::IsMember({"text", "json", "csv"}));
   run_command->add_flag("--verbose,-v", o.verbose, "show each line's worst warp instruction and its bank map");
   run_command->add_flag("--rebuild", o.rebuild, "build again even if a cached build exists");
   run_command->add_flag("--as-compiled", o.as_compiled,

@@ -8,10 +8,12 @@
 // gives.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "run_command.hpp"
 
@@ -182,4 +184,82 @@ TEST_CASE("every device function the emulator provides gives what an H100 gives,
   }
   CHECK(lines == 155);
   CHECK(equal == lines);
+}
+
+namespace {
+
+// The fields of one CSV record (RFC 4180: quoted fields may hold commas and "").
+std::vector<std::string> csv_record(const std::string& line) {
+  std::vector<std::string> fields(1);
+  bool quoted = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (quoted && c == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+      fields.back() += '"';
+      ++i;
+    } else if (c == '"') {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      fields.emplace_back();
+    } else {
+      fields.back() += c;
+    }
+  }
+  return fields;
+}
+
+}  // namespace
+
+TEST_CASE("--format csv has a row per kernel and line with the JSON report's counts, kernel names with commas "
+          "quoted, and the program's output on stderr") {
+  // Four kernels: three without a shared access (one row each, no line), one with.
+  const std::string args = program("semantics.cu") + " 2>/dev/null";
+  const auto csv = run_command(banklab_run("--format csv " + args));
+  const auto json = run_command(banklab_run("--format json " + args));
+  REQUIRE(csv.status == 0);
+  REQUIRE(json.status == 0);
+  CHECK(csv.out.find("shuffle ") == std::string::npos);  // the program's output went to stderr
+  std::istringstream in(csv.out);
+  std::string line;
+  REQUIRE(std::getline(in, line));
+  const std::vector<std::string> header = csv_record(line);
+  CHECK(header == std::vector<std::string>{"kernel", "file", "line", "loads", "stores", "warp_instructions",
+                                           "wavefronts", "ideal_wavefronts", "excess_wavefronts", "worst_wavefronts",
+                                           "store_instructions", "store_wavefronts", "launches", "stopped_launches",
+                                           "blocks_run", "blocks_traced"});
+  std::vector<std::vector<std::string>> rows;
+  while (std::getline(in, line)) rows.push_back(csv_record(line));
+  const nlohmann::json report = nlohmann::json::parse(json.out);
+  std::size_t expected_rows = 0;
+  for (const auto& k : report["kernels"]) expected_rows += std::max<std::size_t>(1, k["lines"].size());
+  REQUIRE(rows.size() == expected_rows);
+  std::size_t row = 0;
+  for (const auto& k : report["kernels"]) {
+    if (k["lines"].empty()) {
+      const auto& r = rows[row++];
+      REQUIRE(r.size() == header.size());
+      CHECK(r[0] == k["kernel"].get<std::string>());
+      CHECK(r[1].empty());
+      CHECK(r[2].empty());
+      CHECK(r[6] == "0");
+    }
+    for (const auto& l : k["lines"]) {
+      const auto& r = rows[row++];
+      REQUIRE(r.size() == header.size());
+      CHECK(r[0] == k["kernel"].get<std::string>());
+      CHECK(r[1] == l["file"].get<std::string>());
+      CHECK(r[2] == std::to_string(l["line"].get<int>()));
+      for (const char* field : {"loads", "stores", "warp_instructions", "wavefronts", "ideal_wavefronts",
+                                "worst_wavefronts", "store_instructions", "store_wavefronts"}) {
+        const auto at = std::find(header.begin(), header.end(), field) - header.begin();
+        CHECK(r[static_cast<std::size_t>(at)] == std::to_string(l[field].get<std::uint64_t>()));
+      }
+      CHECK(r[8] == std::to_string(l["wavefronts"].get<std::uint64_t>() - l["ideal_wavefronts"].get<std::uint64_t>()));
+      CHECK(r[12] == std::to_string(k["launches"].get<std::uint64_t>()));
+      CHECK(r[14] == std::to_string(k["blocks_run"].get<std::uint64_t>()));
+    }
+  }
+  CHECK(report["kernels"].size() == 4);
+  // A comma in the name, read back whole.
+  CHECK(std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r[0] == "atomics(AtomicCells*, unsigned long long*)"; }));
 }

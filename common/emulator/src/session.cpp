@@ -34,7 +34,7 @@ struct Settings {
   std::uint64_t blocks = 0;
   unsigned jobs = 0;
   double time_limit = 60.0;
-  bool json = false;
+  std::string format = "text";  // text, json or csv
   bool verbose = false;
   std::string report_path;  // "" : stderr
   std::string sass_path;     // nvdisasm -g of nvcc's build of the program ("" : none)
@@ -57,7 +57,7 @@ Settings read_settings() {
     if (key == "blocks") s.blocks = std::strtoull(value.c_str(), nullptr, 10);
     if (key == "jobs") s.jobs = static_cast<unsigned>(std::strtoul(value.c_str(), nullptr, 10));
     if (key == "time_limit") s.time_limit = std::strtod(value.c_str(), nullptr);
-    if (key == "format") s.json = value == "json";
+    if (key == "format") s.format = value;
     if (key == "verbose") s.verbose = value == "1";
     if (key == "report") s.report_path = value;
     if (key == "sass") s.sass_path = value;
@@ -309,6 +309,37 @@ std::string json_report() {
   return out.dump(2) + "\n";
 }
 
+// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+// break (kernel names hold commas: "scale(float*, float)").
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (const char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// --format csv: a header, then a row per kernel and source line (the source
+// view's counts, as the text table has them), for a spreadsheet or a script.
+// A kernel with no shared access has one row with the line left empty.
+std::string csv_report() {
+  std::ostringstream out;
+  out << "kernel,file,line,loads,stores,warp_instructions,wavefronts,ideal_wavefronts,excess_wavefronts,"
+         "worst_wavefronts,store_instructions,store_wavefronts,launches,stopped_launches,blocks_run,blocks_traced\n";
+  for (const KernelTotals& k : kernels()) {
+    const std::string kernel = csv_field(k.total.kernel);
+    const std::string tail = "," + std::to_string(k.launches) + "," + std::to_string(k.stopped) + "," +
+                             std::to_string(k.total.blocks_run) + "," + std::to_string(k.total.blocks_traced) + "\n";
+    if (k.total.lines.empty()) out << kernel << ",,,0,0,0,0,0,0,0,0,0" << tail;
+    for (const LineStats& l : k.total.lines) {
+      out << kernel << "," << csv_field(l.where.file) << "," << l.where.line << "," << l.loads << "," << l.stores
+          << "," << l.warp_instructions << "," << l.wavefronts << "," << l.ideal_wavefronts << ","
+          << l.excess_wavefronts() << "," << l.worst_wavefronts << "," << l.store_instructions << ","
+          << l.store_wavefronts << tail;
+    }
+  }
+  return out.str();
+}
+
 // Launches stopped at the time limit: `banklab run` exits non-zero for them.
 std::uint64_t& stopped_launches() {
   static std::uint64_t stopped = 0;
@@ -331,7 +362,9 @@ void write_report() {
   static bool written = false;  // at exit, or when host code crashes or is stopped: once
   if (written) return;
   written = true;
-  const std::string text = settings().json ? json_report() : text_report();
+  const std::string text = settings().format == "json"  ? json_report()
+                           : settings().format == "csv" ? csv_report()
+                                                        : text_report();
   write_status();
   if (!settings().report_path.empty()) {
     std::ofstream file(settings().report_path);
