@@ -46,3 +46,4 @@
 
 // ---- the host-side runtime API ------------------------------------------------
 #include "banklab/cuda_runtime_api.hpp"
+#include "banklab/cuda_texture.hpp"
