@@ -289,10 +289,10 @@ std::vector<float> floats_of(const std::string& line) {
 }  // namespace
 
 TEST_CASE("texture objects fetch what a GPU fetches: arrays, pitched and linear memory, point and linear filtering, "
-          "every address mode, normalized coordinates and reads (tests/data/gpu/h100_textures/textures.txt)") {
+          "every address mode, normalized coordinates and reads (tests/data/gpu/h200_textures/textures.txt)") {
   const auto r = run_command(banklab_run(program("textures.cu")) + " 2>/dev/null");
   REQUIRE(r.status == 0);
-  std::ifstream file(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_textures/textures.txt");
+  std::ifstream file(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h200_textures/textures.txt");
   REQUIRE(file);
   std::istringstream emulator(r.out);
   std::string gpu_line, emulator_line;

@@ -1,6 +1,6 @@
 // Texture objects as a filter kernel uses them, every fetch printed as bits,
 // so that the emulator's results can be held against a GPU's line for line
-// (tests/data/gpu/h100_textures/): CUDA arrays (1D, 2D) and pitched and linear
+// (tests/data/gpu/h200_textures/): CUDA arrays (1D, 2D) and pitched and linear
 // memory; point and linear filtering; unnormalized and normalized
 // coordinates; clamp, wrap, mirror and border addressing; element and
 // normalized-float reads of 8- and 16-bit channels; tex1Dfetch in and out of
