@@ -4,7 +4,7 @@
 // when normalized; out-of-range ones clamped, wrapped, mirrored or given the
 // border color; point sampling takes texel floor(x); linear filtering blends
 // texels floor(x - 0.5) and the next with weights held in 9-bit fixed point
-// with 8 fractional bits. Checked against an H100 (tests/data/gpu/h200_textures/).
+// with 8 fractional bits. Checked against an H200 (tests/data/gpu/h200_textures/).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
