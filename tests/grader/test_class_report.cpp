@@ -276,3 +276,34 @@ TEST_CASE("a gradebook whose rows have fields of the wrong type is refused with 
   CHECK(r.status == 2);
   CHECK(r.err.find("book.json: a row does not have the form --submissions writes") != std::string::npos);
 }
+
+TEST_CASE("the class report's histogram: full marks on a bar of its own, every other score in its tenth") {
+  // Scores of 90: 90 (twice), 89, 81, 45, 0: bars 100 (2), 90-99 (1), 90-99 also
+  // for 81/90 = 90%, 50-59 (1), 0-9 (1). Each bar's count is written above it,
+  // centred on the bar: x = 50 + 48 * bar + 24.
+  const fs::path dir = fresh_dir("class_report_histogram");
+  nlohmann::json rows = nlohmann::json::array();
+  const std::vector<double> scores = {90, 89, 81, 45, 0, 90};
+  for (std::size_t k = 0; k < scores.size(); ++k) rows.push_back(row("s" + std::to_string(k), dir / "gone.cu", scores[k], {}));
+  const fs::path book = dir / "gradebook.json";
+  write_text(book, nlohmann::json{{"lab", 3}, {"seed", 5}, {"backend", "cpu"}, {"submissions", rows}}.dump(2));
+  const auto r = run_grader("--report " + book.string() + " -o " + (dir / "report.html").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string svg = text_of(dir / "report-scores.svg");
+  INFO(svg);
+  const auto count_at = [&](int bar) -> std::string {
+    const std::string at = "<text x=\"" + std::to_string(50 + 48 * bar + 24) + "\" y=\"";
+    for (std::size_t from = svg.find(at); from != std::string::npos; from = svg.find(at, from + 1)) {
+      const std::size_t open = svg.find('>', from), close = svg.find("</text>", from);
+      const std::string text = svg.substr(open + 1, close - open - 1);
+      if (text.find('-') == std::string::npos && text != "100") return text;  // not the bar's label
+    }
+    return "";
+  };
+  CHECK(count_at(10) == "2");
+  CHECK(count_at(9) == "2");
+  CHECK(count_at(5) == "1");
+  CHECK(count_at(0) == "1");
+  for (const int empty : {1, 2, 3, 4, 6, 7, 8}) CHECK(count_at(empty).empty());
+}

@@ -171,6 +171,14 @@ TEST_CASE("stage 5: kernels that recognise the pricing run or read from global m
        {poly, poly_memory, quads},
        quads,
        "on 1: sum_quads loaded 4 floats from shared memory for 1 output float and 2 passes, at least 8 expected"},
+      // Every half stored and loaded back by the thread that stored it: the
+      // traffic is there, the exchange between threads is not.
+      {"lab05/hostile/own_words_half.cu",
+       83,
+       {half_read, "transpose_half: shared memory no more than a 64x66 half tile"},
+       half_read,
+       "on 64x64: transpose_half's shared loads read back only what the same threads stored (each lane the words it "
+       "wrote itself, in the same warp): nothing moves between threads through shared memory"},
       // Every run used 2 passes before; the random runs now take 3 to 6.
       {"lab05/hostile/quads_passes_two.cu",
        84,

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -291,4 +292,55 @@ TEST_CASE("the key saved on Windows scores full marks: CRLF line endings, a UTF-
   CHECK(r.status == 0);
   CHECK(r.out.find("Score: 21/21") != std::string::npos);
   std::filesystem::remove(path);
+}
+
+TEST_CASE("a letter written twice counts once, and a number with a word after it is not a whole number") {
+  // The key with every letter answer's letters repeated ("c c", "a c a") still
+  // scores full marks; with " wavefronts" after every number, each numeric
+  // question fails, saying what it could not read.
+  std::istringstream key(read(source("solutions/quiz/answers.txt")));
+  std::ostringstream repeated, worded;
+  int letter_answers = 0, number_answers = 0;
+  for (std::string line; std::getline(key, line);) {
+    const auto colon = line.find(':');
+    if (line.empty() || line[0] == '#' || colon == std::string::npos) {
+      repeated << line << "\n";
+      worded << line << "\n";
+      continue;
+    }
+    std::istringstream words(line.substr(colon + 1));
+    std::vector<std::string> answer;
+    for (std::string w; words >> w;) answer.push_back(w);
+    REQUIRE(!answer.empty());
+    const bool number = std::isdigit(static_cast<unsigned char>(answer[0][0])) != 0;
+    repeated << line.substr(0, colon + 1);
+    for (const auto& w : answer) repeated << " " << w;
+    if (!number) {
+      ++letter_answers;
+      repeated << " " << answer[0];  // the first letter again
+    }
+    repeated << "\n";
+    worded << line;
+    if (number) {
+      ++number_answers;
+      worded << " wavefronts";
+    }
+    worded << "\n";
+  }
+  REQUIRE(letter_answers >= 5);
+  REQUIRE(number_answers >= 5);
+  const std::string base = (std::filesystem::temp_directory_path() / ("banklab_quiz_" + std::to_string(getpid()))).string();
+  std::ofstream(base + "_repeated.txt") << repeated.str();
+  std::ofstream(base + "_worded.txt") << worded.str();
+  const auto r = grader("--impl " + base + "_repeated.txt");
+  INFO(repeated.str() << r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("Score: 21/21") != std::string::npos);
+  const auto w = grader("--impl " + base + "_worded.txt");
+  INFO(worded.str() << w.out);
+  CHECK(w.status == 1);
+  CHECK(w.out.find("Score: " + std::to_string(21 - number_answers) + "/21") != std::string::npos);
+  CHECK(w.out.find(" wavefronts\" is not a whole number") != std::string::npos);
+  std::filesystem::remove(base + "_repeated.txt");
+  std::filesystem::remove(base + "_worded.txt");
 }
