@@ -80,6 +80,37 @@ bool find_void_cast(const std::string& s, std::size_t i, std::size_t& cast_begin
   return true;
 }
 
+// The kernel of a launch whose `<<<` is at `at`, when it is a plain name
+// (`k`, `ns::k`, `k<float, 4>`): its text, for a call by name that gets the
+// kernel's default arguments; empty for anything else (a pointer through an
+// expression, a member), which then launches only with every argument given.
+std::string kernel_name_before(const std::string& s, std::size_t at) {
+  std::size_t end = at;
+  while (end > 0 && (s[end - 1] == ' ' || s[end - 1] == '\t')) --end;
+  std::size_t begin = end;
+  if (begin > 0 && s[begin - 1] == '>') {
+    // Template arguments: back to their '<', brackets balanced, on one line.
+    int depth = 0;
+    while (begin > 0) {
+      const char c = s[--begin];
+      if (c == '>') ++depth;
+      if (c == '<' && --depth == 0) break;
+      if (c == ';' || c == '{' || c == '}' || c == '\n' || c == '"' || c == '\'') return "";
+    }
+    if (depth != 0) return "";
+  }
+  while (begin > 0 && (is_identifier_char(s[begin - 1]) || s[begin - 1] == ':')) --begin;
+  if (begin == end || !(std::isalpha(static_cast<unsigned char>(s[begin])) || s[begin] == '_' || s[begin] == ':')) {
+    return "";
+  }
+  std::size_t before = begin;
+  while (before > 0 && (s[before - 1] == ' ' || s[before - 1] == '\t')) --before;
+  if (before > 0 && (s[before - 1] == '.' || s[before - 1] == '>' || s[before - 1] == ']')) {
+    return "";  // a member, or a member through a pointer
+  }
+  return s.substr(begin, end - begin);
+}
+
 }  // namespace
 
 Rewritten rewrite_launches(const std::string& source, const std::vector<std::string>& kit_dirs) {
@@ -156,9 +187,18 @@ Rewritten rewrite_launches(const std::string& source, const std::vector<std::str
     }
     if (paren >= source.size() || source[paren] != '(')
       throw RewriteError(line_at(source, close), "a kernel launch '<<<...>>>' not followed by its arguments '(...)'");
+    const std::string kernel = kernel_name_before(source, i);
     text += " | ::banklab::emu::LaunchConfig(";
     text.append(source, i + 3, close - (i + 3));
-    text += ") | ::banklab::emu::launch_arguments";
+    text += ")";
+    if (!kernel.empty()) {
+      // A call by name, used only when the launch leaves out arguments that
+      // have defaults (cuda_launch.hpp): a generic lambda, never instantiated otherwise.
+      text += " | ::banklab::emu::by_name([&](auto&&... banklab_args) -> decltype(" + kernel +
+              "(static_cast<decltype(banklab_args)&&>(banklab_args)...)) { " + kernel +
+              "(static_cast<decltype(banklab_args)&&>(banklab_args)...); })";
+    }
+    text += " | ::banklab::emu::launch_arguments";
     // keep the line breaks between >>> and (
     for (std::size_t k = close + 3; k < paren; ++k) text += source[k];
     text += '(';

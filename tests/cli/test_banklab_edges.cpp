@@ -326,3 +326,12 @@ TEST_CASE("texture objects fetch what a GPU fetches: arrays, pitched and linear 
   CHECK(lines == 16);
   CHECK(exact == 13);
 }
+
+TEST_CASE("a kernel launched with default arguments left out gets its defaults, as CUDA gives them") {
+  const auto r = run_command(banklab_run(program("default_args.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("scale_shift with defaults left out: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("a template kernel's default: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("3 launches of scale_shift(float*, int, float, float): 6 blocks, all traced") != std::string::npos);
+}

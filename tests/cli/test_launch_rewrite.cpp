@@ -11,12 +11,19 @@ using banklab::cli::rewrite_launches;
 
 namespace {
 long lines(const std::string& s) { return std::count(s.begin(), s.end(), '\n'); }
+// The call by name a launch of a named kernel carries (for default arguments).
+std::string named(const std::string& kernel) {
+  return " | ::banklab::emu::by_name([&](auto&&... banklab_args) -> decltype(" + kernel +
+         "(static_cast<decltype(banklab_args)&&>(banklab_args)...)) { " + kernel +
+         "(static_cast<decltype(banklab_args)&&>(banklab_args)...); })";
+}
 }  // namespace
 
 TEST_CASE("a launch becomes the emulator's launch expression, arguments unchanged") {
   const auto r = rewrite_launches("k<<<grid, block>>>(a, b);\n");
   CHECK(r.launches == 1);
-  CHECK(r.text == "k | ::banklab::emu::LaunchConfig(grid, block) | ::banklab::emu::launch_arguments(a, b);\n");
+  CHECK(r.text == "k | ::banklab::emu::LaunchConfig(grid, block)" + named("k") +
+                       " | ::banklab::emu::launch_arguments(a, b);\n");
 }
 
 TEST_CASE("template kernels, four-part configurations, nested brackets and line breaks keep their lines") {
@@ -27,7 +34,8 @@ TEST_CASE("template kernels, four-part configurations, nested brackets and line 
   CHECK(r.launches == 1);
   CHECK(lines(r.text) == lines(source));
   CHECK(r.text.find("scale<float, 4> | ::banklab::emu::LaunchConfig(dim3((n + 255) / 256), dim3(256), "
-                    "2 * sizeof(float), stream) | ::banklab::emu::launch_arguments\n    (x, f(y, z));") !=
+                    "2 * sizeof(float), stream)" +
+                    named("scale<float, 4>") + " | ::banklab::emu::launch_arguments\n    (x, f(y, z));") !=
         std::string::npos);
 }
 
@@ -46,9 +54,9 @@ TEST_CASE("<<< in comments and string literals is left alone") {
 TEST_CASE("two launches on one line and a launch in a loop body") {
   const auto r = rewrite_launches("for (int i = 0; i < 3; ++i) a<<<1, 32>>>(i); b<<<2, 64>>>();\n");
   CHECK(r.launches == 2);
-  CHECK(r.text.find("a | ::banklab::emu::LaunchConfig(1, 32) | ::banklab::emu::launch_arguments(i);") !=
+  CHECK(r.text.find("a | ::banklab::emu::LaunchConfig(1, 32)" + named("a") + " | ::banklab::emu::launch_arguments(i);") !=
         std::string::npos);
-  CHECK(r.text.find("b | ::banklab::emu::LaunchConfig(2, 64) | ::banklab::emu::launch_arguments();") !=
+  CHECK(r.text.find("b | ::banklab::emu::LaunchConfig(2, 64)" + named("b") + " | ::banklab::emu::launch_arguments();") !=
         std::string::npos);
 }
 
@@ -102,7 +110,23 @@ TEST_CASE("preprocessed text: the kit's own headers are left alone and not count
   CHECK(lines(r.text) == lines(source));
   CHECK(r.text.find("return cudaLaunchKernel(kernel, args); }\n#pragma GCC diagnostic push\nint weird = a<<<b;\n") !=
         std::string::npos);
-  CHECK(r.text.find("#pragma unroll\nk | ::banklab::emu::LaunchConfig(1, 32) | ::banklab::emu::launch_arguments(x);\n") !=
-        std::string::npos);
+  CHECK(r.text.find("#pragma unroll\nk | ::banklab::emu::LaunchConfig(1, 32)" + named("k") +
+                    " | ::banklab::emu::launch_arguments(x);\n") != std::string::npos);
   CHECK(r.text.find("cudaLaunchKernel(       k, args);") != std::string::npos);
+}
+
+TEST_CASE("a launch names its kernel for a call by name only where the kernel is a name: not a member, a pointer's "
+          "target or an expression") {
+  const auto r = rewrite_launches(
+      "ns::k<T><<<1, 1>>>(x);\n"
+      "obj.k<<<1, 1>>>(x);\n"
+      "(*table[2])<<<1, 1>>>(x);\n"
+      "if (ready) go<<<1, 1>>>();\n");
+  CHECK(r.launches == 4);
+  CHECK(r.text.find("ns::k<T> | ::banklab::emu::LaunchConfig(1, 1)" + named("ns::k<T>")) != std::string::npos);
+  CHECK(r.text.find("obj.k | ::banklab::emu::LaunchConfig(1, 1) | ::banklab::emu::launch_arguments(x);") !=
+        std::string::npos);
+  CHECK(r.text.find("(*table[2]) | ::banklab::emu::LaunchConfig(1, 1) | ::banklab::emu::launch_arguments(x);") !=
+        std::string::npos);
+  CHECK(r.text.find("if (ready) go | ::banklab::emu::LaunchConfig(1, 1)" + named("go")) != std::string::npos);
 }

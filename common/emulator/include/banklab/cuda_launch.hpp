@@ -117,6 +117,54 @@ void operator|(const PendingLaunch<Params...>& pending, LaunchArguments<Args...>
   detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
 }
 
+/// A launch that names its kernel (`k<<<...>>>(...)`, `ns::k<float><<<...>>>`)
+/// also carries a call of the kernel by name (common/cli/launch_rewrite.cpp):
+/// only a call by name gets a kernel's default arguments, which a function
+/// pointer has lost. It is used for a launch that leaves out arguments.
+template <class F>
+struct ByName {
+  F call;
+};
+template <class F>
+ByName<F> by_name(F call) {
+  return {std::move(call)};
+}
+template <class F, class... Params>
+struct NamedLaunch {
+  void (*kernel)(Params...);
+  LaunchConfig config;
+  F call;
+};
+template <class F, class... Params>
+NamedLaunch<F, Params...> operator|(const PendingLaunch<Params...>& pending, ByName<F>&& named) {
+  return {pending.kernel, pending.config, std::move(named.call)};
+}
+template <class F, class... Params, class... Args>
+void operator|(NamedLaunch<F, Params...>&& pending, LaunchArguments<Args...>&& arguments) {
+  if constexpr (sizeof...(Args) == sizeof...(Params)) {
+    PendingLaunch<Params...>{pending.kernel, pending.config} | std::move(arguments);
+  } else {
+    static_assert(sizeof...(Args) < sizeof...(Params), "kernel launch: more arguments than the kernel has parameters");
+    // The arguments given, copied once per launch; each CUDA thread calls the
+    // kernel by name with them, and the compiler adds the defaults. (A
+    // by-value parameter of a class type is then copied per thread, unlike
+    // the launches that give every argument.)
+    struct Closure {
+      F* call;
+      std::tuple<std::decay_t<Args>...> values;
+    } closure{&pending.call, std::apply(
+                                 [](auto&&... values) {
+                                   return std::tuple<std::decay_t<Args>...>(std::forward<decltype(values)>(values)...);
+                                 },
+                                 std::move(arguments.values))};
+    auto invoke = [](void* raw) {
+      auto* c = static_cast<Closure*>(raw);
+      std::apply(*c->call, c->values);
+    };
+    detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
+  }
+}
+
 /// cudaLaunchKernel's arguments: args[i] points at the i-th parameter's value.
 template <class... Params, std::size_t... I>
 void launch_with_argument_array(void (*kernel)(Params...), const LaunchConfig& config, void** args,
