@@ -335,3 +335,11 @@ TEST_CASE("a kernel launched with default arguments left out gets its defaults, 
   CHECK(r.out.find("a template kernel's default: OK (0 wrong)") != std::string::npos);
   CHECK(r.out.find("3 launches of scale_shift(float*, int, float, float): 6 blocks, all traced") != std::string::npos);
 }
+
+TEST_CASE("cooperative groups: a block made from block_tile_memory, and tiles of a tile made at run time") {
+  const auto r = run_command(banklab_run(program("cg_partitions.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("sums of eight through tiles of a tile: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("1 launch of sums_by_eight(int const*, int*): 2 blocks, all traced") != std::string::npos);
+}

@@ -92,13 +92,36 @@ thread_block_tile<Size> tiled_partition(const Parent&) {
   return thread_block_tile<Size>();
 }
 
-// A tile of a size known at run time (a power of two up to 32).
-inline thread_group tiled_partition(const thread_block&, unsigned size) {
+// A tile of a size known at run time (a power of two up to 32), of the block
+// or of a tile of it (tiles are consecutive threads, so a tile of a tile is
+// a tile of the block).
+inline thread_group tiled_partition(const thread_group& parent, unsigned size) {
+  if (size == 0 || size > 32 || (size & (size - 1)) != 0 || size > parent.size()) {
+    banklab::emu::detail::unsupported(
+        "tiled_partition(group, size) with a size that is not a power of two from 1 to 32 within the group");
+  }
   const unsigned lane = detail::linear_thread() % 32;
   const unsigned first = lane / size * size;
   const unsigned mask = size == 32 ? 0xffffffffu : ((1u << size) - 1u) << first;
   return thread_group(size, detail::linear_thread() % size, mask, false);
 }
+
+// Memory a block lends its tiles of more than 32 threads (CUDA 12:
+// `__shared__ block_tile_memory<N> memory; this_thread_block(memory)`). The
+// emulator's tiles are of at most 32 threads and need none, so the block
+// made from it is the ordinary one.
+template <unsigned... Sizes>
+struct block_tile_memory {
+  unsigned char reserved[16];
+};
+template <unsigned... Sizes>
+thread_block this_thread_block(block_tile_memory<Sizes...>&) {
+  return thread_block();
+}
+namespace experimental {
+using cooperative_groups::block_tile_memory;
+using cooperative_groups::this_thread_block;
+}  // namespace experimental
 
 // The active threads of the warp.
 class coalesced_group : public thread_group {
