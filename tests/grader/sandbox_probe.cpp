@@ -1,7 +1,7 @@
 // The attacks a runner's code could make, one per command, for
 // test_sandbox.cpp: run confined they must fail, run plainly they succeed
 // (so the tests that use it can fail). Prints "ok ..." or "denied ...".
-//   sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | threads
+//   sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | clone | threads
 //   sandbox_probe syscalls   (system calls a runner never needs, each with harmless arguments)
 //   sandbox_probe fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB   (what the runtime limits stop:
 //   each prints "ok ..." only if it got to the end)
@@ -172,6 +172,17 @@ int new_namespace() {
   return 0;
 }
 
+// The same namespace through clone(): a child in a user namespace of its own
+// (root there), which exits at once.
+int clone_namespace() {
+  const long child = syscall(SYS_clone, CLONE_NEWUSER | SIGCHLD, 0, nullptr, nullptr, 0);
+  if (child < 0) return denied("clone(CLONE_NEWUSER)");
+  if (child == 0) _exit(0);
+  waitpid(static_cast<pid_t>(child), nullptr, 0);
+  std::printf("ok clone\n");
+  return 0;
+}
+
 // What the emulator needs must still work: threads, a timer that signals a
 // thread, the affinity mask.
 int threads() {
@@ -289,6 +300,7 @@ int main(int argc, char** argv) {
   if (command == "proc" && argc == 3) return proc(argv[2]);
   if (command == "ptrace") return trace();
   if (command == "unshare") return new_namespace();
+  if (command == "clone") return clone_namespace();
   if (command == "threads") return threads();
   if (command == "detach" && argc == 3) return detach(argv[0], argv[2]);
   if (command == "sleeping") return sleep(60), 0;
@@ -297,7 +309,7 @@ int main(int argc, char** argv) {
   if (command == "hog" && argc == 3) return hog(std::atoi(argv[2]));
   if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
   if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
-  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | "
+  std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | clone | "
                "threads | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
   return 2;
 }

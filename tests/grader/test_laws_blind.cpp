@@ -153,3 +153,20 @@ TEST_CASE("where nvcc is installed, a file nvcc refuses and the source check pas
   CHECK(r.status == 2);
   CHECK(contains(r.err, "shared_initialiser.cu:73: error: initializer not allowed for __shared__ variable"));
 }
+
+TEST_CASE("nvcc's refusal of a file with two errors names the first error's line first") {
+  if (!BANKLAB_TEST_HAVE_NVCC) return;  // without nvcc the grader cannot know (grader/README.md)
+  const auto r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "two_nvcc_errors.cu"));
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "does not build with nvcc: two_nvcc_errors.cu:73: error: initializer not allowed for "
+                        "__shared__ variable"));
+  CHECK(contains(r.err, "two_nvcc_errors.cu:78: error"));  // the second follows in the build output
+}
+
+TEST_CASE("a source check refusal with two findings names the first and says one more is below") {
+  const auto r = run_grader("--lab 3 --backend cpu " + test_submission(3, "hostile", "two_host_functions.cu"));
+  CHECK(r.status == 2);
+  CHECK(contains(r.err, "two_host_functions.cu:95: first_helper is a host function"));
+  CHECK(contains(r.err, "(and 1 more below)"));
+  CHECK(contains(r.err, "two_host_functions.cu:96: second_helper is a host function"));
+}

@@ -58,6 +58,10 @@ TEST_CASE("a lab object defining a name in a reserved namespace is refused, in a
   // The C++ runtime's allocation functions are the runner's too.
   CHECK(refusal(compile("operator_new", "#include <cstddef>\nvoid* operator new(std::size_t) { return nullptr; }\n"))
             .find("defines `operator new(unsigned long)`") != std::string::npos);
+  CHECK(refusal(compile("operator_delete", "void operator delete(void*) noexcept {}\n"))
+            .find("defines `operator delete(void*)`") != std::string::npos);
+  CHECK(refusal(compile("operator_delete_array", "void operator delete[](void*) noexcept {}\n"))
+            .find("defines `operator delete[](void*)`") != std::string::npos);
   // A namespace of the student's own, and a namespace whose name only begins like a reserved one.
   for (const std::string ns : {"lab", "banklabs", "stdx", "harnessed"}) {
     INFO("namespace " << ns);

@@ -294,8 +294,10 @@ TEST_CASE("the key saved on Windows scores full marks: CRLF line endings, a UTF-
   std::filesystem::remove(path);
 }
 
-TEST_CASE("a letter written twice counts once, and a number with a word after it is not a whole number") {
-  // The key with every letter answer's letters repeated ("c c", "a c a") still
+TEST_CASE("a letter written twice counts once, letters may be split by commas, and a number with a word after it is "
+          "not a whole number") {
+  // The key with every letter answer's letters comma-separated and the first
+  // repeated ("c, c", "a, c, a") still
   // scores full marks; with " wavefronts" after every number, each numeric
   // question fails, saying what it could not read.
   std::istringstream key(read(source("solutions/quiz/answers.txt")));
@@ -314,7 +316,7 @@ TEST_CASE("a letter written twice counts once, and a number with a word after it
     REQUIRE(!answer.empty());
     const bool number = std::isdigit(static_cast<unsigned char>(answer[0][0])) != 0;
     repeated << line.substr(0, colon + 1);
-    for (const auto& w : answer) repeated << " " << w;
+    for (std::size_t k = 0; k < answer.size(); ++k) repeated << (k > 0 && !number ? ", " : " ") << answer[k];
     if (!number) {
       ++letter_answers;
       repeated << " " << answer[0];  // the first letter again

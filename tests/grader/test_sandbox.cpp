@@ -193,6 +193,7 @@ TEST_CASE("a confined runner cannot see another process, trace one or make names
                "ok read"));
   CHECK(starts(probe({"ptrace"}, std::nullopt).out, "ok ptrace"));
   CHECK(starts(probe({"unshare"}, std::nullopt).out, "ok unshare"));
+  CHECK(starts(probe({"clone"}, std::nullopt).out, "ok clone"));
   for (const auto& [mode, name_text] : modes()) {
     const std::string name = name_text;
     INFO(name);
@@ -206,6 +207,8 @@ TEST_CASE("a confined runner cannot see another process, trace one or make names
     }
     CHECK(starts(probe({"ptrace"}, mode).out, "denied ptrace"));
     CHECK(starts(probe({"unshare"}, mode).out, "denied unshare"));
+    // clone(CLONE_NEWUSER) makes the same namespace where unshare is refused.
+    CHECK(starts(probe({"clone"}, mode).out, "denied clone"));
   }
 }
 
