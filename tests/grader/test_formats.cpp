@@ -317,3 +317,37 @@ TEST_CASE("Autolab's way: make in a folder with the handin and the autograde Mak
   CHECK(json["scoreboard"][0] == 60);
   CHECK(r.out.find("Score: 60/90") != std::string::npos);
 }
+
+TEST_CASE("PrairieLearn: every bank map drawn shows the wavefronts banksim prints for its command, partial warps too") {
+  // The stage-2 skeleton's predictions are all wrong: each message shows the
+  // banksim command of its access, P8 and P9 with --lanes (a partial warp).
+  const GraderRun r = run_grader("--lab 2 --backend cpu --seed 1 --format prairielearn");
+  const auto json = nlohmann::json::parse(r.out);
+  int drawn = 0, partial = 0;
+  for (const auto& t : json["tests"]) {
+    if (!t.contains("images")) continue;
+    std::vector<std::string> commands;
+    std::istringstream lines(t["message"].get<std::string>());
+    for (std::string line; std::getline(lines, line);) {
+      const auto at = line.find("banksim --width ");
+      if (at == std::string::npos) continue;
+      std::string command = line.substr(at + 8);
+      while (!command.empty() && (command.back() == ')' || command.back() == ' ')) command.pop_back();
+      commands.push_back(command);
+    }
+    REQUIRE(t["images"].size() <= commands.size());
+    for (std::size_t i = 0; i < t["images"].size(); ++i) {
+      const auto b = banklab::test::run_command(std::string(BANKSIM_PATH) + " " + commands[i]);
+      INFO(t["name"].get<std::string>() << ": banksim " << commands[i] << "\n" << b.out);
+      REQUIRE(b.status == 0);
+      const auto at = b.out.find("wavefronts: ");
+      REQUIRE(at != std::string::npos);
+      const std::string wavefronts = b.out.substr(at + 12, b.out.find_first_not_of("0123456789", at + 12) - at - 12);
+      CHECK(t["images"][i]["label"] == "bank map: " + wavefronts + " wavefronts");
+      ++drawn;
+      partial += commands[i].find("--lanes") != std::string::npos;
+    }
+  }
+  CHECK(drawn >= 8);
+  CHECK(partial >= 2);
+}
