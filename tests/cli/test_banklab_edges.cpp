@@ -343,3 +343,14 @@ TEST_CASE("cooperative groups: a block made from block_tile_memory, and tiles of
   CHECK(r.out.find("sums of eight through tiles of a tile: OK (0 wrong)") != std::string::npos);
   CHECK(r.out.find("1 launch of sums_by_eight(int const*, int*): 2 blocks, all traced") != std::string::npos);
 }
+
+TEST_CASE("a pipeline captured into a CUDA graph is recorded, not run, and each cudaGraphLaunch runs it in order") {
+  const auto r = run_command(banklab_run(program("graph_pipeline.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("captured 3 nodes while capturing (status 1); nothing ran: counter 0\n") != std::string::npos);
+  CHECK(r.out.find("graph run 3 times: OK (0 wrong), counter 3\n") != std::string::npos);
+  CHECK(r.out.find("capturing the legacy stream: cudaError") != std::string::npos);  // refused
+  CHECK(r.out.find("capturing the legacy stream: cudaSuccess") == std::string::npos);
+  CHECK(r.out.find("3 launches of reverse_blocks(float*): 12 blocks, all traced") != std::string::npos);
+}

@@ -14,6 +14,7 @@
 #include <new>
 #include <string>
 
+#include "banklab/cuda_graph.hpp"
 #include "banklab/cuda_host.hpp"
 #include "banklab/emulator.hpp"
 #include "host_api.hpp"
@@ -118,8 +119,12 @@ cudaError_t cudaMemcpy(void* destination, const void* source, std::size_t bytes,
   return cudaSuccess;
 }
 cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t bytes, cudaMemcpyKind kind,
-                            cudaStream_t) {
+                            cudaStream_t stream) {
   host_only("cudaMemcpyAsync");
+  if (banklab::emu::detail::capturing(stream)) {
+    banklab::emu::detail::capture(stream, [=] { cudaMemcpy(destination, source, bytes, kind); });
+    return cudaSuccess;
+  }
   return cudaMemcpy(destination, source, bytes, kind);
 }
 cudaError_t cudaMemcpy2D(void* destination, std::size_t destination_pitch, const void* source,
@@ -140,8 +145,12 @@ cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
   std::memset(pointer, value, bytes);
   return cudaSuccess;
 }
-cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t) {
+cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream) {
   host_only("cudaMemsetAsync");
+  if (banklab::emu::detail::capturing(stream)) {
+    banklab::emu::detail::capture(stream, [=] { cudaMemset(pointer, value, bytes); });
+    return cudaSuccess;
+  }
   return cudaMemset(pointer, value, bytes);
 }
 cudaError_t cudaMemGetInfo(std::size_t* free_bytes, std::size_t* total_bytes) {
@@ -192,6 +201,8 @@ const char* cudaGetErrorName(cudaError_t error) {
     case cudaErrorIllegalAddress: return "cudaErrorIllegalAddress";
     case cudaErrorMisalignedAddress: return "cudaErrorMisalignedAddress";
     case cudaErrorNotSupported: return "cudaErrorNotSupported";
+    case cudaErrorIllegalState: return "cudaErrorIllegalState";
+    case cudaErrorStreamCaptureUnsupported: return "cudaErrorStreamCaptureUnsupported";
     default: return "cudaErrorUnknown";
   }
 }
@@ -212,6 +223,8 @@ const char* cudaGetErrorString(cudaError_t error) {
     case cudaErrorIllegalAddress: return "an illegal memory access was encountered";
     case cudaErrorMisalignedAddress: return "misaligned address";
     case cudaErrorNotSupported: return "operation not supported";
+    case cudaErrorIllegalState: return "the resource is not in a valid state to perform the requested operation";
+    case cudaErrorStreamCaptureUnsupported: return "operation not permitted when stream is capturing";
     default: return "unknown error";
   }
 }

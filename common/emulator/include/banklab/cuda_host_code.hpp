@@ -47,3 +47,4 @@
 // ---- the host-side runtime API ------------------------------------------------
 #include "banklab/cuda_runtime_api.hpp"
 #include "banklab/cuda_texture.hpp"
+#include "banklab/cuda_graph.hpp"

@@ -9,10 +9,12 @@
 
 #include <cstddef>
 #include <cstring>
+#include <memory>
 #include <tuple>
 #include <type_traits>
 #include <utility>
 
+#include "banklab/cuda_graph.hpp"
 #include "banklab/cuda_runtime_api.hpp"
 #include "banklab/cuda_types.hpp"
 
@@ -21,8 +23,9 @@ namespace banklab::emu {
 struct LaunchConfig {
   dim3 grid, block;
   std::size_t shared_bytes = 0;
-  LaunchConfig(dim3 g, dim3 b, std::size_t shared = 0, cudaStream_t = nullptr)
-      : grid(g), block(b), shared_bytes(shared) {}
+  cudaStream_t stream = nullptr;
+  LaunchConfig(dim3 g, dim3 b, std::size_t shared = 0, cudaStream_t s = nullptr)
+      : grid(g), block(b), shared_bytes(shared), stream(s) {}
 };
 
 namespace detail {
@@ -30,6 +33,16 @@ namespace detail {
 /// options of the program's run (BANKLAB_RUN in the environment), adds the
 /// launch to the program's report and sets CUDA's error state.
 void program_launch(const LaunchConfig& config, const void* kernel, void (*invoke)(void*), void* closure);
+
+/// A launch on a stream being captured into a graph (cuda_graph.hpp) is
+/// recorded, with its own copy of the closure, and runs at each cudaGraphLaunch.
+template <class Closure>
+bool captured(const LaunchConfig& config, const void* kernel, void (*invoke)(void*), Closure&& closure) {
+  if (config.stream == nullptr || !capturing(config.stream)) return false;
+  auto owned = std::make_shared<std::decay_t<Closure>>(std::forward<Closure>(closure));
+  capture(config.stream, [config, kernel, invoke, owned] { program_launch(config, kernel, invoke, owned.get()); });
+  return true;
+}
 }  // namespace detail
 
 template <class... Params>
@@ -114,7 +127,9 @@ void operator|(const PendingLaunch<Params...>& pending, LaunchArguments<Args...>
     auto* c = static_cast<Closure*>(raw);
     call_as_thread(c->kernel, c->values, std::index_sequence_for<Params...>{});
   };
-  detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
+  const void* kernel = reinterpret_cast<const void*>(pending.kernel);
+  if (detail::captured(pending.config, kernel, invoke, std::move(closure))) return;
+  detail::program_launch(pending.config, kernel, invoke, &closure);
 }
 
 /// A launch that names its kernel (`k<<<...>>>(...)`, `ns::k<float><<<...>>>`)
@@ -150,18 +165,20 @@ void operator|(NamedLaunch<F, Params...>&& pending, LaunchArguments<Args...>&& a
     // by-value parameter of a class type is then copied per thread, unlike
     // the launches that give every argument.)
     struct Closure {
-      F* call;
+      F call;
       std::tuple<std::decay_t<Args>...> values;
-    } closure{&pending.call, std::apply(
+    } closure{std::move(pending.call), std::apply(
                                  [](auto&&... values) {
                                    return std::tuple<std::decay_t<Args>...>(std::forward<decltype(values)>(values)...);
                                  },
                                  std::move(arguments.values))};
     auto invoke = [](void* raw) {
       auto* c = static_cast<Closure*>(raw);
-      std::apply(*c->call, c->values);
+      std::apply(c->call, c->values);
     };
-    detail::program_launch(pending.config, reinterpret_cast<const void*>(pending.kernel), invoke, &closure);
+    const void* kernel = reinterpret_cast<const void*>(pending.kernel);
+    if (detail::captured(pending.config, kernel, invoke, std::move(closure))) return;
+    detail::program_launch(pending.config, kernel, invoke, &closure);
   }
 }
 

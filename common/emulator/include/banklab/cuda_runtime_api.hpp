@@ -44,10 +44,12 @@ enum cudaError_t {
   cudaErrorInvalidDeviceFunction = 98,
   cudaErrorInvalidDevice = 101,
   cudaErrorInvalidResourceHandle = 400,
+  cudaErrorIllegalState = 401,
   cudaErrorNotReady = 600,
   cudaErrorIllegalAddress = 700,
   cudaErrorMisalignedAddress = 716,
   cudaErrorNotSupported = 801,
+  cudaErrorStreamCaptureUnsupported = 900,
   cudaErrorUnknown = 999
 };
 using cudaError = cudaError_t;
