@@ -87,6 +87,10 @@ SUITES = [
     "tests/grader/test_new_stage",
     "tests/grader/test_fake_gpu",
     "tests/grader/test_grader",
+    # The bank model's own laws and its H200 calibration (cycles, wavefronts):
+    # a mutation of common/bank_model is caught there first (the eighth blind
+    # set's mutant 24 survived the grader's suites alone).
+    "tests/common/test_bank_model",
 ]
 # With --relevant: the suites that test each part, the only ones tried on a
 # mutation of it (a mutation they all miss reads SURVIVED, although another
@@ -134,6 +138,8 @@ RELEVANT = {
     f"{SRC}/process.cpp": ["test_laws_blind2", "test_runtime_limits", "test_sandbox",
                            "test_grader:*infinite loop*,JSON printed*"],
     f"{SRC}/nvcc_check.cpp": ["test_nvcc", "test_laws_blind"],
+    **{f"common/bank_model/src/{part}": ["test_bank_model"] + _ANY + [_EVERY_STAGE]
+       for part in ("bank_model.cpp", "bank_report.cpp", "bank_json.cpp")},
 }
 TARGETS = ["grader", "sandbox_probe"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
 
@@ -301,7 +307,7 @@ def failed_cases(output):
 def entry_parts(entry):
     """(suite path, doctest filter or None) of an entry, "name" or "name:FILTER"."""
     name, _, filter_ = entry.partition(":")
-    return f"tests/grader/{name}", (filter_ or None)
+    return next(s for s in SUITES if s.rsplit("/", 1)[-1] == name), (filter_ or None)
 
 
 def entry_command(entry, abort=False):
@@ -472,7 +478,7 @@ def main():
     signal.signal(signal.SIGTERM, lambda *_: (_ for _ in ()).throw(KeyboardInterrupt()))
     began = time.monotonic()
     elapsed = lambda: time.monotonic() - began  # noqa: E731
-    unknown = [name for name in args.skip if f"tests/grader/{name}" not in SUITES]
+    unknown = [name for name in args.skip if name not in [s.rsplit("/", 1)[-1] for s in SUITES]]
     if unknown:
         print(f"--skip {unknown[0]}: not one of the suites ({', '.join(s.rsplit('/', 1)[-1] for s in SUITES)})",
               file=sys.stderr)
