@@ -13,6 +13,7 @@
 // <string>, which <iostream>, <fstream> and <sstream> include): those are
 // read here, before __noinline__ becomes a macro below, so that a kernel file
 // may include any of them (checked with g++ 13 on the GPU machine).
+#include <functional>  // cuda_graph.hpp's, read before the macros too
 #include <memory>
 #include <string>
 
