@@ -5,6 +5,7 @@
 // (no boxes), with a screenshot kept in build/tests/docs/zh_handout.png for a
 // person to look at.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -44,6 +45,9 @@ std::string chromium(const std::string& args, const fs::path& page) {
 // seconds); each probe posts one line to the frame's parent, which lists them
 // in <pre id="probe">. Returns the lines, "PAGE: LINE" each.
 std::vector<std::string> probe(const std::vector<std::string>& pages, const std::string& script, int width = 1280) {
+  // Named for this process: ctest runs this file's cases side by side, and
+  // two probes sharing a file read each other's lines.
+  const std::string mine = "." + std::to_string(getpid());
   std::string list;
   for (const std::string& page : pages) {
     std::string html = slurp(kHtml / page);
@@ -51,10 +55,10 @@ std::vector<std::string> probe(const std::vector<std::string>& pages, const std:
     REQUIRE(at != std::string::npos);
     html.insert(at, "<script>addEventListener('load', () => setTimeout(() => { parent.postMessage('" + page +
                         ": ' + (() => {" + script + "})(), '*'); }, 100));</script>\n");
-    std::ofstream(kHtml / (page + ".probe.htm"), std::ios::binary) << html;
-    list += "'" + page + ".probe.htm',";
+    std::ofstream(kHtml / (page + mine + ".probe.htm"), std::ios::binary) << html;
+    list += "'" + page + mine + ".probe.htm',";
   }
-  const fs::path driver = kHtml / "site_probe.htm";
+  const fs::path driver = kHtml / ("site_probe" + mine + ".htm");
   std::ofstream(driver) << "<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"frame\" width=\"" << width
                         << "\" height=\"900\" style=\"border:0\"></iframe><script>"
                            "const pages = [" << list << "]; const lines = []; let next = 0;"
@@ -64,7 +68,7 @@ std::vector<std::string> probe(const std::vector<std::string>& pages, const std:
                            "addEventListener('message', (e) => { lines.push(e.data); load(); }); load();"
                            "</script></body></html>\n";
   const auto dom = run_command(chromium("--window-size=" + std::to_string(width + 40) + ",1000 --dump-dom", driver));
-  for (const std::string& page : pages) fs::remove(kHtml / (page + ".probe.htm"));
+  for (const std::string& page : pages) fs::remove(kHtml / (page + mine + ".probe.htm"));
   fs::remove(driver);
   std::smatch m;
   REQUIRE_MESSAGE(std::regex_search(dom.out, m, std::regex(R"(<pre id="probe">([^<]*)</pre>)")),
