@@ -21,6 +21,7 @@
 
 namespace {
 
+using banklab::test::check_golden;
 using banklab::test::check_output;
 using banklab::test::failing_checks;
 using banklab::test::grade_report;
@@ -58,25 +59,6 @@ std::string mask(std::string text) {
   size_t at = 0;
   while ((at = text.find(kSource, at)) != std::string::npos) text.replace(at, kSource.size(), "<src>");
   return text;
-}
-
-void check_golden(const std::string& name, const std::string& actual) {
-  const std::string path = kSource + "/tests/grader/golden/" + name;
-  if (std::getenv("BANKLAB_UPDATE_GOLDEN") != nullptr) {
-    std::ofstream(path) << actual;
-    return;
-  }
-  std::ifstream in(path);
-  REQUIRE_MESSAGE(in.good(), "missing golden file " << path << " (make it with BANKLAB_UPDATE_GOLDEN=1)");
-  std::ostringstream expected;
-  expected << in.rdbuf();
-  if (expected.str() != actual) {
-    const std::string actual_path = std::string(BANKLAB_TEST_TMP) + "/" + name + ".actual";
-    std::ofstream(actual_path) << actual;
-    const std::string text = banklab::test::run_command("diff -u " + path + " " + actual_path).out;
-    FAIL("output differs from " << path << " (rerun with BANKLAB_UPDATE_GOLDEN=1 if the change is intended):\n"
-                                << text);
-  }
 }
 
 }  // namespace

@@ -40,6 +40,7 @@ import json
 import os
 import pathlib
 import runpy
+import shutil
 import signal
 import subprocess
 import sys
@@ -501,6 +502,9 @@ def main():
             original = path.read_bytes()
             say(f"[{index}/{len(chosen)}] {name}  ({rel})")
             start = time.monotonic()
+            # The runners an earlier grader built are never reused (their cache keys carry the grader's
+            # digest), and each mutant's would fill the disk by the twentieth (2 GB each).
+            shutil.rmtree(build_dir / "grader" / "cache", ignore_errors=True)
             try:
                 path.write_bytes(original.replace(old.encode(), new.encode()))
                 verdict = check_mutation(build_dir, rel, seconds, args.timeout, elapsed, args.relevant)

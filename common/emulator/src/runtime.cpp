@@ -293,30 +293,43 @@ std::uint64_t warp_reduce(unsigned mask, std::uint64_t value, int op) {
 // ---- one launch ----------------------------------------------------------------
 namespace {
 
+// The source lines (file:line) of code addresses, "" where the debug
+// information has none; each address is resolved once (workers of a parallel
+// launch share the cache: callers hold g_line_mutex).
+std::mutex g_line_mutex;
+std::map<std::uintptr_t, std::string> g_line_cache;
+
+void resolve_lines(const std::vector<std::uintptr_t>& pcs) {
+  std::vector<std::uintptr_t> unknown;
+  for (const std::uintptr_t pc : pcs) {
+    if (g_line_cache.count(pc) == 0) unknown.push_back(pc);
+  }
+  if (unknown.empty()) return;
+  const auto lines = resolve(unknown);
+  for (const std::uintptr_t pc : unknown) {
+    const auto found = lines.find(pc);
+    g_line_cache[pc] = found != lines.end() && found->second.line > 0 ? found->second.text() : "";
+  }
+}
+
+// " at file:line" for a wait, or nothing where the line is not known (a code
+// address means nothing to the reader).
 std::string wait_place(std::uintptr_t pc) {
-  std::ostringstream out;
-  out << "0x" << std::hex << pc;
-  return out.str();
+  const std::lock_guard<std::mutex> lock(g_line_mutex);
+  resolve_lines({pc});
+  const std::string& line = g_line_cache[pc];
+  return line.empty() ? "" : " at " + line;
 }
 
 // One __syncthreads() in the source is one barrier, whatever call sites the
 // compiler made of it (a call duplicated into both arms of a branch): waits at
 // addresses of the same source line are merged.
 void merge_same_line(std::map<std::uintptr_t, std::vector<int>>& at_barrier) {
-  static std::mutex mutex;  // workers of a parallel launch share the cache
-  const std::lock_guard<std::mutex> lock(mutex);
-  static std::map<std::uintptr_t, std::string> cache;
-  std::vector<std::uintptr_t> unknown;
-  for (const auto& [pc, ids] : at_barrier) {
-    if (cache.count(pc) == 0) unknown.push_back(pc);
-  }
-  if (!unknown.empty()) {
-    const auto lines = resolve(unknown);
-    for (const std::uintptr_t pc : unknown) {
-      const auto found = lines.find(pc);
-      cache[pc] = found != lines.end() && found->second.line > 0 ? found->second.text() : "";
-    }
-  }
+  const std::lock_guard<std::mutex> lock(g_line_mutex);
+  std::vector<std::uintptr_t> pcs;
+  for (const auto& [pc, ids] : at_barrier) pcs.push_back(pc);
+  resolve_lines(pcs);
+  auto& cache = g_line_cache;
   std::map<std::string, std::uintptr_t> first_pc;
   for (auto it = at_barrier.begin(); it != at_barrier.end();) {
     const std::string& line = cache[it->first];
@@ -443,7 +456,7 @@ bool run_block(int thread_count) {
     std::string detail = "in " + block_text() + ": " + thread_text(stuck) + " waits in a warp collective";
     if (!at_barrier.empty()) {
       detail += "; " + thread_text(rt().threads[static_cast<std::size_t>(at_barrier.begin()->second.front())]) +
-                " waits at __syncthreads() (" + wait_place(at_barrier.begin()->first) + ")";
+                " waits at __syncthreads()" + wait_place(at_barrier.begin()->first);
     }
     f.details.push_back(detail);
     return false;
