@@ -111,6 +111,12 @@ inline std::string report_text(int status, const nlohmann::json& report) {
   out << "exit status " << status << "\n";
   for (const auto& [key, value] : report.items()) {
     if (key == "checks" || key == "sandbox" || key == "source_check") continue;
+    if (value.is_string() && value.get<std::string>().find('\n') != std::string::npos) {
+      out << key << ":\n";  // a message of several lines, line for line
+      std::istringstream lines(value.get<std::string>());
+      for (std::string line; std::getline(lines, line);) out << "  | " << line << "\n";
+      continue;
+    }
     out << key << ": " << value.dump() << "\n";
   }
   for (const auto& c : report.value("checks", nlohmann::json::array())) {

@@ -209,3 +209,31 @@ TEST_CASE("stages 2, 4, 5: the references and correct submissions written differ
     CHECK(g.report["score"].get<double>() == 90);
   }
 }
+
+// The kept files the other cases grade with options of their own (or only
+// through other suites), graded as a student would: each whole report, the
+// refusals' messages included, equals its golden file. Left out: the files
+// whose report depends on the machine (nvcc installed or not, memory,
+// processes, the time a run takes).
+TEST_CASE("kept files graded elsewhere with other options give their whole golden report at seed 1, refusals too") {
+  const std::vector<std::string> files = {
+      "lab01/wrong/offset_16_bits.cu",       "lab02/hostile/cmdline.cu",
+      "lab04/hostile/cmdline.cu",            "lab05/hostile/cmdline.cu",
+      "lab03/hostile/constant_address.cu",   "lab03/hostile/defines_getpid.cu",
+      "lab03/hostile/emulator_only_last_line.cu", "lab03/hostile/emulator_only_padding.cu",
+      "lab03/hostile/forged_descriptor.cu",  "lab03/hostile/forged_stdout.cu",
+      "lab03/hostile/gcc_only_syntax.cu",    "lab03/hostile/includes_solution.cu",
+      "lab03/hostile/padded_on_small_grids.cu", "lab03/hostile/small_address.cu",
+      "lab03/hostile/stolen_secret.cu",      "lab03/hostile/two_host_functions.cu",
+      "lab03/right/host_device_helper.cu",
+  };
+  for (const std::string& file : files) {
+    INFO(file);
+    const int lab = file[4] - '0';
+    const auto r = banklab::test::run_command(std::string(GRADER_PATH) + " --lab " + std::to_string(lab) +
+                                              " --impl " + kSource + "/tests/grader/" + file +
+                                              " --backend cpu --seed 1 --time-limit 8 --format json 2>/dev/null");
+    REQUIRE((r.status == 0 || r.status == 1 || r.status == 2));
+    banklab::test::check_report_golden(lab, file, r.status, nlohmann::json::parse(r.out));
+  }
+}
