@@ -7,13 +7,16 @@
 // the wrong times compared, all change a verdict here.
 #include <sys/stat.h>
 
+#include <array>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
 
+#include "banklab/bank_model.hpp"
 #include "grader_test.hpp"
+#include "predictions.hpp"
 
 namespace {
 
@@ -177,6 +180,76 @@ TEST_CASE("stage 4 on a GPU: 1.5x over the conflicted tile, 1.10x the padded til
   CHECK(has(check_output(above, padded), "yours / padded = 1.124, expected at most 1.100"));
   CHECK(status_of(above, chunks) == "pass");
   CHECK(status_of(above, "chunk_transpose_swizzled: correct, 1 and 3 read passes") == "pass");
+}
+
+namespace {
+
+// The cycles a GPU whose loads take exactly the bank model's pipeline passes
+// (one cycle each, never under the 1.388-cycle floor) would measure on the ten
+// stage-5 patterns; stores take `store_factor` times their passes and the
+// load at `off_index` (if any) `off_factor` times.
+std::string fake_cycles(double store_factor, int off_index = -1, double off_factor = 1) {
+  std::ostringstream out;
+  out << "#define FAKE_CYCLES {";
+  for (int p = 0; p < lab05::kPredictions; ++p) {
+    std::array<std::int64_t, 32> offsets{};
+    for (int lane = 0; lane < 32; ++lane) {
+      const long long o = lab05::pattern_offset(p, lane);
+      offsets[static_cast<std::size_t>(lane)] = o < 0 ? banklab::kInactive : o;
+    }
+    const bool store = lab05::kPatterns[p].store;
+    const auto access = banklab::WarpAccess::make(lab05::kPatterns[p].width_bytes,
+                                                  store ? banklab::MemOp::kStore : banklab::MemOp::kLoad, offsets);
+    const double passes = banklab::price(access).pipeline_passes;
+    double cycles = store ? passes * store_factor : std::max(passes, 1.388);
+    if (p == off_index) cycles *= off_factor;
+    out << (p ? ", " : "") << cycles;
+  }
+  out << "}\n";
+  return out.str();
+}
+
+}  // namespace
+
+TEST_CASE("stage 5 on a GPU: each kernel's speed-up limit tried on both sides, and the cycle probe grades the loads and only reports the stores") {
+  const std::string poly = "poly_eval at least 1.5x faster than its conflicted version";
+  const std::string dbl = "transpose_double at least 1.2x faster than its conflicted version";
+  const std::string half = "transpose_half at least 1.5x faster than its conflicted version";
+  const std::string quads = "sum_quads at least 1.5x faster than its conflicted version";
+  const std::string probe = "the cycle probe measures each prediction pattern's pipeline passes (loads)";
+  // {student, conflicted, solution} in ms; the stores 8% over their passes, as 16-byte stores are on the H200.
+  const auto below = grade_on_fake_gpu(5, "below",
+                                       "#define FAKE_POLY_MS {1.0, 1.49, 0.9}\n#define FAKE_DOUBLE_MS {1.0, 1.19, 0.9}\n"
+                                       "#define FAKE_HALF_MS {1.0, 1.49, 0.9}\n#define FAKE_QUADS_MS {1.0, 1.49, 0.9}\n" +
+                                           fake_cycles(1.08));
+  CHECK(status_of(below, "poly_eval is correct on 1,127,128,1000 and random sizes") == "pass");  // host outputs
+  CHECK(status_of(below, "transpose_half is correct on 64x64,1x1,63x65,65x63,130x70 and random sizes") == "pass");
+  for (const std::string& check : {poly, dbl, half, quads}) {
+    INFO(check);
+    CHECK(status_of(below, check) == "fail");
+  }
+  CHECK(has(check_output(below, dbl), "median of 20 runs: yours 1.000 ms, conflicted reference 1.190 ms, reference "
+                                      "solution 0.900 ms\nspeed-up = 1.190, expected at least 1.200"));
+  CHECK(has(check_output(below, poly), "speed-up = 1.490, expected at least 1.500"));
+  CHECK(status_of(below, probe) == "pass");
+  CHECK(score_of(below, probe) == 2);
+  const std::string measured = check_output(below, probe);
+  CHECK(has(measured, "P3 (8-byte store, 2 wavefronts, 2 passes): store differs (reported, not graded): 2.160 cycles"));
+  CHECK(has(measured, "P9 (8-byte load, 1 wavefront, 2 passes): 2.000 cycles per warp instruction"));
+  CHECK(!has(measured, "DIFFERS"));
+
+  // One load pattern 10% over its passes fails the probe; the speed-ups just above their limits pass.
+  const auto above = grade_on_fake_gpu(5, "above",
+                                       "#define FAKE_POLY_MS {1.0, 1.51, 0.9}\n#define FAKE_DOUBLE_MS {1.0, 1.21, 0.9}\n"
+                                       "#define FAKE_HALF_MS {1.0, 1.51, 0.9}\n#define FAKE_QUADS_MS {1.0, 1.51, 0.9}\n" +
+                                           fake_cycles(1.0, 5, 1.1));
+  for (const std::string& check : {poly, dbl, half, quads}) {
+    INFO(check);
+    CHECK(status_of(above, check) == "pass");
+  }
+  CHECK(status_of(above, probe) == "fail");
+  CHECK(has(check_output(above, probe), "P6 (16-byte load, 4 wavefronts, 4 passes): DIFFERS: 4.400 cycles"));
+  CHECK(has(check_output(above, probe), "expected: every load pattern's cycles equal to its pipeline passes"));
 }
 
 #else

@@ -1,13 +1,16 @@
-// A stand-in for the GPU runner of stage 3 or 4 (test_fake_gpu.cpp), so that
-// the GPU backend's checks are graded on a machine without a GPU: it answers
-// the runner's commands as the real one does (grader/labs/lab03/gpu_runner.cu,
-// grader/labs/lab04/gpu_runner.cu), computing the right outputs on the host
-// and reporting the median times the test chose. It launches no kernel.
+// A stand-in for the GPU runner of stage 3, 4 or 5 (test_fake_gpu.cpp), so
+// that the GPU backend's checks are graded on a machine without a GPU: it
+// answers the runner's commands as the real one does
+// (grader/labs/lab0N/gpu_runner.cu), computing the right outputs on the host
+// and reporting the median times (and, stage 5, the cycle-probe measurements)
+// the test chose. It launches no kernel.
 //
 // The test puts, above this file, the lines
-//   #define FAKE_GPU_STAGE 3 (or 4)
+//   #define FAKE_GPU_STAGE 3 (or 4, or 5)
 //   #define FAKE_TRANSPOSE_MS {student, conflicted, solution}  (stage 4: {student, conflicted, padded, solution})
 //   #define FAKE_CHUNKS_MS {student, conflicted, solution}     (stage 4 only)
+//   #define FAKE_POLY_MS, FAKE_QUADS_MS, FAKE_DOUBLE_MS, FAKE_HALF_MS {student, conflicted, solution}  (stage 5)
+//   #define FAKE_CYCLES {cycles of P1, ..., P10}  (stage 5: one wavefront is 1 cycle, a load at least 1.388)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -16,8 +19,14 @@
 #include <vector>
 
 #include "gpu_runner.cuh"
-#if FAKE_GPU_STAGE == 4
+#if FAKE_GPU_STAGE == 4 || FAKE_GPU_STAGE == 5
 #include "task_data.hpp"
+#endif
+#if FAKE_GPU_STAGE == 5
+#include "predictions.hpp"
+constexpr int kFakePredictions = lab05::kPredictions;
+#else
+constexpr int kFakePredictions = 2;
 #endif
 
 // Weak: files without predictions still link (as in the real runner).
@@ -26,18 +35,19 @@ extern int predicted_wavefronts[] __attribute__((weak));
 namespace {
 
 // The transpose a correct kernel writes, bit for bit: out (height x width).
+template <typename Bits = std::uint32_t>
 int run_transpose(const std::string& shapes, std::uint64_t seed) {
   harness::Json j;
   j.open('{').key("backend").value(std::string("gpu")).key("seed").value(static_cast<long long>(seed));
   j.key("runs").open('[');
   for (const harness::Shape s : harness::parse_shapes(shapes)) {
-    const std::vector<std::uint32_t> in = harness::transpose_input<std::uint32_t>(s, seed);
-    std::vector<std::uint32_t> out(in.size());
+    const std::vector<Bits> in = harness::transpose_input<Bits>(s, seed);
+    std::vector<Bits> out(in.size());
     for (int y = 0; y < s.height; ++y)
       for (int x = 0; x < s.width; ++x) out[static_cast<std::size_t>(x) * s.height + y] = in[static_cast<std::size_t>(y) * s.width + x];
     j.open('{').key("width").value(static_cast<long long>(s.width)).key("height").value(static_cast<long long>(s.height));
-    j.key("element_bytes").value(static_cast<long long>(sizeof(std::uint32_t)));
-    j.key("output").value(harness::output_blob(out.data(), out.size() * sizeof(std::uint32_t)));
+    j.key("element_bytes").value(static_cast<long long>(sizeof(Bits)));
+    j.key("output").value(harness::output_blob(out.data(), out.size() * sizeof(Bits)));
     j.close('}');
   }
   j.close(']').close('}');
@@ -72,6 +82,46 @@ int run_chunks(const std::string& shapes, int passes, std::uint64_t seed) {
 }
 #endif
 
+#if FAKE_GPU_STAGE == 5
+// poly_eval's and sum_quads' right outputs, labelled as the real runner labels them.
+int run_1d(const std::string& task, const std::string& shapes, std::uint64_t seed) {
+  const bool poly = task == "poly";
+  harness::Json j;
+  j.open('{').key("backend").value(std::string("gpu")).key("runs").open('[');
+  std::stringstream list(shapes);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    int n = 0, passes = 0;
+    if (!lab05::task_run(poly, item.c_str(), &n, &passes)) return 2;
+    const std::vector<float> out = lab05::expected_output(poly, n, passes, seed);
+    const std::string label =
+        poly || passes == lab05::kQuadPasses ? std::to_string(n) : std::to_string(n) + ":" + std::to_string(passes);
+    j.open('{').key("shape").value(label);
+    j.key("output").value(harness::output_blob(out.data(), out.size() * sizeof(float)));
+    j.close('}');
+  }
+  j.close(']').close('}');
+  harness::emit_answer(j.str());
+  return 0;
+}
+
+// The cycle probe's answer: the cycles the test chose, one wavefront 1 cycle,
+// no load under 1.388 cycles (the H200's figures, tests/data/gpu/h200_cycle_probe.txt).
+int cycles() {
+  const std::vector<double> cycles = FAKE_CYCLES;
+  harness::Json j;
+  j.open('{').key("backend").value(std::string("gpu")).key("patterns").open('[');
+  for (int p = 0; p < lab05::kPredictions; ++p) {
+    j.open('{').key("id").value(std::string(lab05::kPatterns[p].id));
+    j.key("cycles").value(cycles[static_cast<std::size_t>(p)]).key("cycles_per_wavefront").value(1.0);
+    j.key("load_floor_cycles").value(1.388).close('}');
+  }
+  j.close(']').close('}');
+  harness::emit_answer(j.str());
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -86,6 +136,20 @@ int main(int argc, char** argv) {
     if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (flag == "--passes") passes = std::max(1, std::atoi(argv[i + 1]));
   }
+#if FAKE_GPU_STAGE == 5
+  if (command == "run" && (task == "poly" || task == "quads")) return run_1d(task, shapes, seed);
+  if (command == "run" && task == "double") return run_transpose<std::uint64_t>(shapes, seed);
+  if (command == "run" && task == "half") return run_transpose<std::uint16_t>(shapes, seed);
+  if (command == "time") {
+    const std::vector<const char*> names = {"student", "conflicted", "solution"};
+    if (task == "poly") print_times("poly", names, FAKE_POLY_MS);
+    if (task == "quads") print_times("quads", names, FAKE_QUADS_MS);
+    if (task == "double") print_times("double", names, FAKE_DOUBLE_MS);
+    if (task == "half") print_times("half", names, FAKE_HALF_MS);
+    return 0;
+  }
+  if (command == "cycles") return cycles();
+#else
 #if FAKE_GPU_STAGE == 4
   if (command == "run" && task == "chunks") return run_chunks(shapes, passes, seed);
   if (command == "time" && task == "chunks") {
@@ -101,11 +165,13 @@ int main(int argc, char** argv) {
     print_times("transpose", names, FAKE_TRANSPOSE_MS);
     return 0;
   }
+#endif
   if (command == "answers") {
     const int* given = predicted_wavefronts;
-    harness::emit_answer(given == nullptr ? std::string("{\"backend\":\"gpu\",\"predictions\":null}")
-                                          : "{\"backend\":\"gpu\",\"predictions\":[" + std::to_string(given[0]) +
-                                                "," + std::to_string(given[1]) + "]}");
+    std::string answer = "{\"backend\":\"gpu\",\"predictions\":";
+    if (given == nullptr) answer += "null";
+    for (int i = 0; given != nullptr && i < kFakePredictions; ++i) answer += (i ? "," : "[") + std::to_string(given[i]);
+    harness::emit_answer(answer + (given == nullptr ? "}" : "]}"));
     return 0;
   }
   // ncu-target and anything else: this stand-in has no kernel to launch.
