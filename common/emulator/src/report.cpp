@@ -105,9 +105,13 @@ std::vector<std::string> report_law_violations(const LaunchReport& report) {
 
 namespace detail {
 
-void check_report_laws(const LaunchReport& report) {
+bool report_laws_checked() {
   static const bool enabled = std::getenv("BANKLAB_CHECK_REPORTS") != nullptr;
-  if (!enabled) return;
+  return enabled;
+}
+
+void check_report_laws(const LaunchReport& report) {
+  if (!report_laws_checked()) return;
   const std::vector<std::string> broken = report_law_violations(report);
   if (broken.empty()) return;
   std::fflush(stdout);

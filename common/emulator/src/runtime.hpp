@@ -115,8 +115,10 @@ struct ShadowCell {
 // to the same addresses costs; atomicCAS costs 2 wavefronts per lane of its
 // busiest bank; a float or double atomicAdd is a compare-and-swap loop, one
 // instruction of 2 wavefronts per pass and as many passes as lanes in the
-// busiest bank.
-enum class AtomicKind : std::uint8_t { kNone, kNative, kCas, kCasLoop };
+// busiest bank. Not an atomic, but priced apart like one: an asynchronous
+// copy's shared write (LDGSTS) merges no lanes, a word that several lanes
+// write costs one pass per lane (tests/data/gpu/h100_async_copy/).
+enum class AtomicKind : std::uint8_t { kNone, kNative, kCas, kCasLoop, kAsyncCopy };
 
 struct Instance {
   std::array<std::int32_t, kWarpSize> offsets;  // -1: lane inactive
@@ -215,6 +217,7 @@ struct Runtime {
   std::uintptr_t last_pc = 0;  // of the latest access in kernel code
   std::uintptr_t last_misaligned_pc = 0;  // of the latest misaligned shared access
   AtomicKind atomic_kind = AtomicKind::kNative;  // of the atomic being recorded (set by the atomic itself)
+  bool async_copy = false;  // the shared store being recorded is an asynchronous copy's (async_copy_unit)
   std::uint64_t block_index = 0;  // of the running block, in launch order (x fastest)
   std::vector<Thread> threads;
   std::vector<WarpState> warps;
@@ -374,6 +377,10 @@ inline void on_access(const void* pointer, unsigned size, bool write, std::uintp
     guard_access(address, size, write, pc);
   }
 }
+
+/// Whether BANKLAB_CHECK_REPORTS is set (the test suites set it): reports
+/// are then checked against their laws as they are made.
+bool report_laws_checked();
 
 /// With BANKLAB_CHECK_REPORTS set: the report's laws (report_law_violations),
 /// a broken one printed and the process ended with status 70.

@@ -97,8 +97,7 @@ struct KernelTotals {
 // With BANKLAB_CHECK_REPORTS: the kernel's merged report keeps every law of
 // one launch's, and its lines add up to the launches' totals.
 void check_totals(const KernelTotals& k) {
-  static const bool enabled = std::getenv("BANKLAB_CHECK_REPORTS") != nullptr;
-  if (!enabled) return;
+  if (!report_laws_checked()) return;
   std::uint64_t instructions = 0;
   for (const LineStats& l : k.total.lines) instructions += l.warp_instructions;
   if (k.total.total_wavefronts() != k.launch_wavefronts || instructions != k.launch_instructions) {

@@ -6,8 +6,10 @@
 // texels floor(x - 0.5) and the next with weights held in 9-bit fixed point
 // with 8 fractional bits. Checked against an H200 (tests/data/gpu/h200_textures/).
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
+#include <deque>
 #include <mutex>
 #include <vector>
 
@@ -45,9 +47,14 @@ struct TextureObject {
   int channels = 0;
 };
 
+// Every texture object made, at index handle - 1. A deque never moves what it
+// holds, so a fetch can keep a pointer; g_textures_changed counts creations
+// and destructions, so that a thread's remembered pointer is used only while
+// nothing has changed (a fetch then takes no lock and copies nothing).
 std::mutex g_textures_mutex;
-std::vector<TextureObject>& textures() {
-  static std::vector<TextureObject> all;
+std::atomic<std::uint64_t> g_textures_changed{0};
+std::deque<TextureObject>& textures() {
+  static std::deque<TextureObject> all;
   return all;
 }
 
@@ -272,6 +279,7 @@ cudaError_t cudaCreateTextureObject(cudaTextureObject_t* texture, const cudaReso
   }
   const std::lock_guard<std::mutex> lock(g_textures_mutex);
   textures().push_back(t);
+  g_textures_changed.fetch_add(1, std::memory_order_release);
   *texture = textures().size();  // 0 is never a texture
   return banklab::emu::detail::status();
 }
@@ -280,6 +288,7 @@ cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texture) {
   const std::lock_guard<std::mutex> lock(g_textures_mutex);
   if (texture == 0 || texture > textures().size() || !textures()[texture - 1].live) return cudaErrorInvalidValue;
   textures()[texture - 1].live = false;
+  g_textures_changed.fetch_add(1, std::memory_order_release);
   return cudaSuccess;
 }
 cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* resource, cudaTextureObject_t texture) {
@@ -293,14 +302,21 @@ cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* resource, cudaTex
 namespace banklab::emu::detail {
 
 Texel texture_fetch(cudaTextureObject_t texture, int dims, float x, float y, float z, bool integer) {
-  TextureObject t;
-  {
+  // The object this OS thread fetched from last, while no texture was made or destroyed since.
+  thread_local cudaTextureObject_t last_handle = 0;
+  thread_local const TextureObject* last = nullptr;
+  thread_local std::uint64_t last_seen = ~std::uint64_t{0};
+  const std::uint64_t changed = g_textures_changed.load(std::memory_order_acquire);
+  if (texture != last_handle || changed != last_seen || last == nullptr) {
     const std::lock_guard<std::mutex> lock(g_textures_mutex);
     if (texture == 0 || texture > textures().size() || !textures()[texture - 1].live) {
       unsupported("a texture fetch from a texture object that does not exist (never created, or destroyed)");
     }
-    t = textures()[texture - 1];
+    last_handle = texture;
+    last = &textures()[texture - 1];
+    last_seen = changed;
   }
+  const TextureObject& t = *last;
   const cudaTextureDesc& d = t.description;
   const bool normalized_read = d.readMode == cudaReadModeNormalizedFloat && t.format.f != cudaChannelFormatKindFloat;
   if (integer) {
