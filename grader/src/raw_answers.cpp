@@ -74,7 +74,7 @@ PricedLine price_line(const nlohmann::json& raw) {
       continue;
     }
     const std::string atomic = p.contains("atomic") && p["atomic"].is_string() ? p["atomic"].get<std::string>() : "";
-    WavefrontCount cost = count_wavefronts(access);
+    WavefrontCount cost = count_wavefronts(atomic == "async-copy" ? lanes_unmerged(access) : access);
     std::uint64_t instructions = 1;
     if (atomic == "cas" || atomic == "cas-loop") {
       const int busiest = cas_busiest_bank(access);

@@ -354,3 +354,44 @@ TEST_CASE("a pipeline captured into a CUDA graph is recorded, not run, and each 
   CHECK(r.out.find("capturing the legacy stream: cudaSuccess") == std::string::npos);
   CHECK(r.out.find("3 launches of reverse_blocks(float*): 12 blocks, all traced") != std::string::npos);
 }
+
+TEST_CASE("asynchronous copies into shared memory: the three CUDA forms fill a GEMM's tiles, each copy priced at its line") {
+  const auto r = run_command(banklab_run(program("async_copy_gemm.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("__pipeline_memcpy_async, two stages: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("cuda::pipeline: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("cooperative_groups::memcpy_async and cuda::barrier: OK (0 wrong)") != std::string::npos);
+  // Each thread's 16-byte copy: 8 lanes cover a 128-byte row, one wavefront a quarter-warp
+  // (64 warp instructions of 4 blocks, 2 tiles each, 4 wavefronts each).
+  CHECK(r.out.find("async_copy_gemm.cu:37            0      2048          64         256       256         0       4") !=
+        std::string::npos);
+  CHECK(r.out.find("async_copy_gemm.cu:69            0      2048          64         256       256         0       4") !=
+        std::string::npos);
+  // A row of 8 units copied by the block: threads 0-7 store it, one wavefront per row.
+  CHECK(r.out.find("async_copy_gemm.cu:96            0      2048         256         256       256         0       1") !=
+        std::string::npos);
+  // nvcc's code read through its inlining (the copy is inlined from CUDA's headers, the
+  // three never-run `@!PT LDS` before it left out): what Nsight Compute shows of it.
+  CHECK(r.out.find("async_copy_gemm.cu:37: stores: nvcc makes an asynchronous copy here (3 x 16-byte LDGSTS)") !=
+        std::string::npos);
+  CHECK(r.out.find("async_copy_gemm.cu:69: stores: nvcc makes an asynchronous copy here (1 x 16-byte LDGSTS)") !=
+        std::string::npos);
+  CHECK(r.out.find("async_copy_gemm.cu:99: stores: nvcc makes a bulk copy here (32 x UBLKCP") != std::string::npos);
+  CHECK(r.out.find("async_copy_gemm.cu:52: loads: nvcc makes 32 x 4-byte load + 32 x 16-byte load") !=
+        std::string::npos);
+}
+
+TEST_CASE("asynchronous 4-byte copies are priced as an H100's LDGSTS: consecutive words 1 wavefront, a stride of 32 words 32") {
+  const auto r = run_command(banklab_run(program("async_copy_patterns.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("copies: OK (0 wrong)") != std::string::npos);
+  CHECK(r.out.find("async_copy_patterns.cu:14           0        32           1           1         1         0       1") !=
+        std::string::npos);
+  CHECK(r.out.find("async_copy_patterns.cu:15           0        32           1          32         1        31      32") !=
+        std::string::npos);
+  CHECK(r.out.find("async_copy_patterns.cu:19           0         1           1           1         1         0       1") !=
+        std::string::npos);
+  CHECK(r.out.find("finding") == std::string::npos);
+}

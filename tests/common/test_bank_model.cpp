@@ -120,3 +120,28 @@ TEST_CASE("a 16-byte lane asks four consecutive banks for four words") {
     CHECK(first.bank_words[bank][0].lanes == banklab::LaneMask{1} << (bank / 4));
   }
 }
+
+// The asynchronous copies an H100 ran under Nsight Compute
+// (tests/data/gpu/h100_async_copy/: l1tex__data_pipe_lsu_wavefronts_mem_shared
+// less the read-back loads, the three never-run `@!PT LDS` of each warp and 2
+// per LDGSTS): the 4- and 8-byte copies cost their lanes per bank, lanes on
+// one word included.
+TEST_CASE("an asynchronous copy's shared write merges no lanes: one word written by 32 lanes costs 32 (H100, LDGSTS)") {
+  struct Case {
+    int width;
+    std::int64_t stride;
+    int lanes, measured;
+  };
+  const Case cases[] = {{4, 4, 32, 1},   {4, 8, 32, 2},    {4, 128, 32, 32}, {4, 132, 32, 1}, {4, 0, 32, 32},
+                        {4, 128, 8, 8},  {8, 8, 32, 2},    {8, 16, 32, 4},   {8, 128, 32, 32}, {8, 136, 32, 2},
+                        {8, 0, 32, 32}};
+  for (const Case& c : cases) {
+    INFO(c.width << "-byte copies at lane * " << c.stride << ", " << c.lanes << " lanes");
+    std::vector<std::int64_t> offsets = lanes_times(c.stride);
+    for (int lane = c.lanes; lane < 32; ++lane) offsets[static_cast<std::size_t>(lane)] = banklab::kInactive;
+    const WarpAccess store = WarpAccess::make(c.width, MemOp::kStore, offsets);
+    CHECK(banklab::count_wavefronts(banklab::lanes_unmerged(store)).wavefronts == c.measured);
+    // A plain store merges lanes on one word: 1 (32 lanes) or 2 (8-byte) for the broadcast rows.
+    if (c.stride == 0) CHECK(banklab::count_wavefronts(store).wavefronts < c.measured);
+  }
+}

@@ -145,6 +145,14 @@ Grouping grouping_of(const WarpAccess& access, const BankArchitecture& arch) {
 
 }  // namespace
 
+WarpAccess lanes_unmerged(const WarpAccess& access) {
+  WarpAccess out = access;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if (out.offsets[lane] != kInactive) out.offsets[lane] += 128 * lane;
+  }
+  return out;
+}
+
 AccessCost price(const WarpAccess& access, const BankArchitecture& arch) {
   AccessCost cost;
   cost.access = access;

@@ -3,7 +3,9 @@
 // conversion and the atomics (each recorded as one shared or global access).
 #include <atomic>
 #include <algorithm>
+#include <cstring>
 
+#include "banklab/cuda_async_copy.hpp"
 #include "banklab/cuda_host.hpp"
 #include "runtime.hpp"
 
@@ -11,6 +13,19 @@
 #define BANKLAB_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
 
 void __syncthreads() { banklab::emu::detail::block_barrier(BANKLAB_PC); }
+
+// One unit of an asynchronous copy (banklab/cuda_async_copy.hpp): a global
+// load and a shared store of `bytes`, the store priced as LDGSTS writes
+// (no lanes merged), both at the line that issued the copy.
+void banklab::async_copy::copy_unit_async(void* dst, const void* src, unsigned bytes) {
+  using namespace banklab::emu::detail;
+  const std::uintptr_t pc = BANKLAB_PC;
+  on_access(src, bytes, false, pc);
+  rt().async_copy = true;
+  on_access(dst, bytes, true, pc);
+  rt().async_copy = false;
+  std::memcpy(dst, src, bytes);
+}
 
 namespace {
 // __syncthreads() that also counts the threads with a non-zero predicate.

@@ -6,7 +6,9 @@ namespace banklab::emu {
 namespace {
 
 const char* atomic_text(AccessPattern::Atomic atomic) {
-  return atomic == AccessPattern::Atomic::kCas ? "cas" : "cas-loop";
+  return atomic == AccessPattern::Atomic::kCas         ? "cas"
+         : atomic == AccessPattern::Atomic::kAsyncCopy ? "async-copy"
+                                                       : "cas-loop";
 }
 
 nlohmann::json report_json(const LaunchReport& report, bool priced) {

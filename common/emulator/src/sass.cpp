@@ -119,8 +119,10 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
   bool any = false;
   FunctionLoops loops;
   std::size_t function_first = 0;  // its first access in `out`
-  // The location lines before the next instruction. With -gi the first is the
-  // whole chain, innermost first ("A", line 1 inlined at "B", line 2 ...).
+  // The location lines before the next instruction, with -gi one per level of
+  // inlining, innermost first: "A", line 1 inlined at "B", line 2; then "B",
+  // line 2 inlined at "C", line 3; ...; the last the outermost place alone.
+  // Read together they are the whole chain A, B, C, ...
   std::vector<std::pair<std::string, int>> chain;
   bool have_chain = false;
   int block = 0;  // of the function's next instruction
@@ -140,10 +142,11 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
       any = true;
       have_chain = false;
     } else if (text.find("//## File ") != std::string::npos) {
-      if (have_chain) continue;
-      chain.clear();
-      for (std::sregex_iterator it(text.begin(), text.end(), location), end; it != end; ++it)
-        chain.emplace_back((*it)[1], std::atoi((*it)[2].str().c_str()));
+      if (!have_chain) chain.clear();
+      for (std::sregex_iterator it(text.begin(), text.end(), location), end; it != end; ++it) {
+        std::pair<std::string, int> place((*it)[1], std::atoi((*it)[2].str().c_str()));
+        if (chain.empty() || chain.back() != place) chain.push_back(std::move(place));
+      }
       have_chain = !chain.empty();
     } else if (std::regex_search(text, m, label)) {
       loops.pending.push_back(m[1]);
@@ -178,14 +181,19 @@ std::vector<SassAccess> parse_nvdisasm(std::istream& in) {
         if (std::regex_search(text, target, branch_target)) loops.branches.emplace_back(target[1], address);
         continue;
       }
-      if (name != "LDS" && name != "STS" && name != "ATOMS" && name != "LDSM") continue;
+      if (name != "LDS" && name != "STS" && name != "ATOMS" && name != "LDSM" && name != "LDGSTS" && name != "UBLKCP")
+        continue;
+      // @!PT: never runs (nvcc puts three `@!PT LDS RZ, [RZ]` before an LDGSTS); the
+      // per-instruction counters leave it out.
+      if (guard.rfind("@!PT", 0) == 0) continue;
       SassAccess a;
       a.function = function;
       a.file = file;
       a.line = line;
       a.opcode = opcode;
-      a.store = name == "STS" || name == "ATOMS";
-      a.width = name == "LDSM" ? 16 : width_of(opcode);
+      a.store = name == "STS" || name == "ATOMS" || name == "LDGSTS" || name == "UBLKCP";
+      a.async = name == "LDGSTS" || name == "UBLKCP";
+      a.width = name == "LDSM" || name == "UBLKCP" ? 16 : width_of(opcode);
       a.address = address;
       a.predicated = predicated;
       a.block = block;
@@ -258,10 +266,17 @@ bool sass_has_kernel(const std::vector<SassAccess>& sass, const std::string& ker
 std::vector<std::string> sass_differences(const LaunchReport& report, const std::vector<SassAccess>& sass) {
   // nvcc's instructions of this kernel, by (file name, line).
   std::map<std::pair<std::string, int>, std::pair<Shapes, Shapes>> nvcc;  // loads, stores
+  std::map<std::pair<std::string, int>, Shapes> async;                     // LDGSTS, also among the stores
+  std::map<std::pair<std::string, int>, int> bulk;                         // UBLKCP (the TMA's bulk copies)
   bool kernel_found = false;
   for (const SassAccess& a : sass) {
     if (demangle_name(a.function) != report.kernel) continue;
     kernel_found = true;
+    if (a.async && a.opcode.rfind("UBLKCP", 0) == 0) {
+      ++bulk[{base_name(a.file), a.line}];
+      continue;
+    }
+    if (a.async) ++async[{base_name(a.file), a.line}].widths[a.width];
     auto& [loads, stores] = nvcc[{base_name(a.file), a.line}];
     Shapes& shapes = a.store ? stores : loads;
     ++shapes.widths[a.width];
@@ -281,8 +296,33 @@ std::vector<std::string> sass_differences(const LaunchReport& report, const std:
     const Shapes* emu[2] = {&emu_loads, &emu_stores};
     const Shapes* gpu[2] = {&sass_loads, &sass_stores};
     const char* what[2] = {"load", "store"};
+    const auto copies = async.find({base_name(l.where.file), l.where.line});
+    const auto bulk_copies = bulk.find({base_name(l.where.file), l.where.line});
+    bool stores_noted = false;  // the line's stores are asynchronous copies, said below
+    if (bulk_copies != bulk.end() && copies == async.end() && dynamic[1] > 0) {
+      std::ostringstream s;
+      s << base_name(l.where.file) << ":" << l.where.line << ": stores: nvcc makes a bulk copy here ("
+        << bulk_copies->second << " x UBLKCP, the Tensor Memory Accelerator): it writes shared memory without the "
+        << "load/store unit, and Nsight Compute counts no shared wavefronts for it; the emulator prices the copy as "
+        << "the group's 16-byte stores";
+      out.push_back(s.str());
+      stores_noted = true;
+    }
+    if (copies != async.end() && dynamic[1] > 0) {
+      stores_noted = true;
+      // What the emulator prices here is what the copy writes; Nsight Compute shows it elsewhere.
+      const bool wide = copies->second.widths.count(16) > 0;
+      std::ostringstream s;
+      s << base_name(l.where.file) << ":" << l.where.line << ": stores: nvcc makes an asynchronous copy here ("
+        << describe(copies->second, "LDGSTS") << "): Nsight Compute's per-instruction shared-store counters "
+        << "(smsp__sass_..._op_st) leave its shared writes out; l1tex__data_pipe_lsu_wavefronts_mem_shared counts "
+        << (wide ? "the 4- and 8-byte copies' writes as priced here, plus 2 per instruction, and a 16-byte copy's "
+                   "(LDGSTS.BYPASS) as 2 per instruction whatever its banks"
+                 : "them as priced here, plus 2 per instruction");
+      out.push_back(s.str());
+    }
     for (int d = 0; d < 2; ++d) {
-      if (dynamic[d] == 0 || emu[d]->total() == 0) continue;
+      if (dynamic[d] == 0 || emu[d]->total() == 0 || (d == 1 && stores_noted)) continue;
       const bool same_widths = [&] {
         if (gpu[d]->widths.size() != emu[d]->widths.size()) return false;
         for (const auto& [w, c] : gpu[d]->widths) {

@@ -228,7 +228,7 @@ void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintpt
     fresh.offsets.fill(-1);
     fresh.width = static_cast<std::uint8_t>(size);
     fresh.write = write;
-    fresh.atomic = atomic ? rt().atomic_kind : AtomicKind::kNone;
+    fresh.atomic = atomic ? rt().atomic_kind : r.async_copy ? AtomicKind::kAsyncCopy : AtomicKind::kNone;
     trace.instances.push_back(fresh);
     ++rt().pending_instances;
   }
@@ -388,9 +388,10 @@ void record_pattern(PcStats& stats, const Instance& instance, std::size_t warp) 
   AccessPattern p;
   p.width_bytes = instance.width;
   p.store = instance.write;
-  p.atomic = instance.atomic == AtomicKind::kCas       ? AccessPattern::Atomic::kCas
-             : instance.atomic == AtomicKind::kCasLoop ? AccessPattern::Atomic::kCasLoop
-                                                       : AccessPattern::Atomic::kNone;
+  p.atomic = instance.atomic == AtomicKind::kCas         ? AccessPattern::Atomic::kCas
+             : instance.atomic == AtomicKind::kCasLoop   ? AccessPattern::Atomic::kCasLoop
+             : instance.atomic == AtomicKind::kAsyncCopy ? AccessPattern::Atomic::kAsyncCopy
+                                                         : AccessPattern::Atomic::kNone;
   std::int32_t low = -1;
   for (const std::int32_t o : instance.offsets) {
     if (o >= 0 && (low < 0 || o < low)) low = o;
@@ -417,6 +418,15 @@ void record_pattern(PcStats& stats, const Instance& instance, std::size_t warp) 
 }  // namespace
 
 InstanceCost instance_cost(const Instance& instance) {
+  if (instance.atomic == AtomicKind::kAsyncCopy) {
+    // Every lane on a word of its own in the same bank (banklab::lanes_unmerged).
+    Instance unmerged = instance;
+    unmerged.atomic = AtomicKind::kNone;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      if (unmerged.offsets[lane] >= 0) unmerged.offsets[lane] += 128 * lane;
+    }
+    return {memo_count_wavefronts(unmerged), 1};
+  }
   InstanceCost cost{memo_count_wavefronts(instance), 1};
   if (instance.atomic == AtomicKind::kCas || instance.atomic == AtomicKind::kCasLoop) {
     // Lanes per bank, every lane counted (a word shared by lanes is no help).

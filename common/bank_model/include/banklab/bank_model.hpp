@@ -120,6 +120,13 @@ struct AccessCost {
 /// Prices one warp instruction. Pure and deterministic.
 AccessCost price(const WarpAccess& access, const BankArchitecture& arch = kHopper);
 
+/// The same access with every active lane moved to a word of its own in the
+/// same bank (lane l by 128 l bytes): how an asynchronous copy's shared write
+/// (LDGSTS) is priced, since it merges no lanes: 32 lanes copying to one word
+/// cost 32 wavefronts, not 1 (measured on an H100 with Nsight Compute,
+/// tests/data/gpu/h100_async_copy/).
+WarpAccess lanes_unmerged(const WarpAccess& access);
+
 /// Just the numbers of price(), without the explanation and without
 /// allocating: the emulator calls this for every warp instruction it traces.
 struct WavefrontCount {

@@ -61,8 +61,10 @@ struct Finding {
 struct AccessPattern {
   /// How the instruction is priced: a plain load or store (also a native
   /// atomic), or an atomic done as compare-and-swap (one 2-wavefront pass
-  /// per lane on the busiest bank; a CAS loop also repeats the instruction).
-  enum class Atomic : std::uint8_t { kNone, kCas, kCasLoop };
+  /// per lane on the busiest bank; a CAS loop also repeats the instruction),
+  /// or an asynchronous copy's shared write, which merges no lanes
+  /// (banklab::lanes_unmerged).
+  enum class Atomic : std::uint8_t { kNone, kCas, kCasLoop, kAsyncCopy };
   int width_bytes = 0;
   bool store = false;  ///< a store or an atomic
   Atomic atomic = Atomic::kNone;

@@ -24,6 +24,9 @@ struct SassAccess {
   int line = 0;
   std::string opcode;  ///< "LDS.128"
   bool store = false;  ///< STS, and ATOMS (a read-modify-write counts as a store here, as in the emulator)
+  /// LDGSTS: an asynchronous copy from global memory (a store here). Nsight
+  /// Compute's smsp__sass shared counters leave its shared write out.
+  bool async = false;
   int width = 4;       ///< bytes per lane
   std::uint32_t address = 0;  ///< offset in the function's code (nvdisasm's /*0120*/)
   /// Between a branch target and a branch back to it in nvcc's code: the
