@@ -373,6 +373,10 @@ TEST_CASE("asynchronous copies into shared memory: the three CUDA forms fill a G
         std::string::npos);
   // nvcc's code read through its inlining (the copy is inlined from CUDA's headers, the
   // three never-run `@!PT LDS` before it left out): what Nsight Compute shows of it.
+  if (run_command("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc").status != 0) {
+    MESSAGE("no nvcc on this machine: nvcc's code not compared");
+    return;
+  }
   CHECK(r.out.find("async_copy_gemm.cu:37: stores: nvcc makes an asynchronous copy here (3 x 16-byte LDGSTS)") !=
         std::string::npos);
   CHECK(r.out.find("async_copy_gemm.cu:69: stores: nvcc makes an asynchronous copy here (1 x 16-byte LDGSTS)") !=
