@@ -113,6 +113,8 @@ _EVERY_STAGE = "test_grader:*stage *,known wrong:*,the reference*,the untouched*
 RELEVANT = {
     **{f"{LABS}/lab0{n}/{part}": _ANY + ["test_variants", _STAGE_CASES[n]] for n in range(1, 6)
        for part in ("rubric.cpp", "cpu_runner.cpp")},
+    **{f"{LABS}/lab0{n}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages",
+                                        "test_batch", "test_source_verdicts", _STAGE_CASES[n]] for n in range(1, 6)},
     f"{SRC}/checks.cpp": _ANY + [_EVERY_STAGE],
     f"{SRC}/task_checks.cpp": _ANY + ["test_middle_runner", _EVERY_STAGE],
     f"{SRC}/traffic_checks.cpp": _ANY + [_EVERY_STAGE],
