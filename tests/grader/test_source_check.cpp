@@ -419,6 +419,27 @@ TEST_CASE("stage 1: a const prediction array and an inline word_of lose exactly 
   }
 }
 
+TEST_CASE("stage 1: each puzzle function declared inline loses its own puzzle's check and no other (puzzle 1 is not puzzle 10)") {
+  // The lab file's ten puzzle functions, in the order of the rubric's checks
+  // ("puzzle N, ..."); the GPU-only "puzzle loads ..." check is skipped here.
+  const std::array<const char*, 10> puzzles = {"conflict_free", "broadcast",           "multicast",
+                                               "two_way",       "four_way",            "thirty_two_way",
+                                               "one_bank_four_words", "bytes",         "halves",
+                                               "partial_warp"};
+  for (std::size_t n = 0; n < puzzles.size(); ++n) {
+    const std::string function = std::string("puzzle_") + puzzles[n];
+    CAPTURE(function);
+    const std::string file = changed_solution(
+        "01-bank-mapping", "bank_mapping.cu",
+        {{"__host__ __device__ int " + function + "(", "__host__ __device__ inline int " + function + "("}},
+        "lab01-" + function);
+    const Graded g = grade(1, file);
+    REQUIRE(g.status == 1);
+    only_these_fail(g.report, {"puzzle " + std::to_string(n + 1) + ", "}, "`" + function + "` is inline or constexpr");
+    CHECK(g.report["score"] == 86);
+  }
+}
+
 TEST_CASE("stage 2: a short prediction array is never read, and a static kernel loses only its own checks") {
   const std::string file = changed_solution(
       "02-stride-gcd", "stride.cu",
