@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -174,6 +175,8 @@ struct RunOptions {
   std::vector<std::string> args;
   std::vector<std::string> include_dirs;  // -I
   std::vector<std::string> defines;       // -D
+  std::vector<std::string> libraries;     // -l
+  std::vector<std::string> library_dirs;  // -L
   std::string kernel;
   std::uint64_t blocks = 0;
   unsigned jobs = 0;  // 0: one per core
@@ -302,6 +305,22 @@ fs::path build(const RunOptions& o) {
     units.push_back(preprocessed);
   }
   for (const auto& input : libraries) key = fnv(input + "\n" + read_file(input), key);
+  // The program's own libraries (-L, -l): their names, and the files they resolve to now.
+  std::vector<std::string> user_link;
+  for (const auto& folder : o.library_dirs) {
+    const std::string absolute = fs::absolute(folder).string();
+    user_link.insert(user_link.end(), {"-L" + absolute, "-Wl,-rpath," + absolute});
+  }
+  for (const auto& name : o.libraries) {
+    user_link.push_back("-l" + name);
+    for (const auto& folder : o.library_dirs) {
+      for (const char* form : {".a", ".so"}) {
+        const fs::path file = fs::path(folder) / ("lib" + name + form);
+        if (fs::exists(file, error)) key = fnv(file.string() + "\n" + read_file(file.string()), key);
+      }
+    }
+  }
+  for (const auto& flag : user_link) key = fnv(flag, key);
   key = fnv(find_tool("nvcc") + "\n" + find_tool("nvdisasm"), key);  // a comparison made, or not, with these
   key = fnv(read_file(BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT), key);
   char hex[17];
@@ -342,13 +361,14 @@ fs::path build(const RunOptions& o) {
   std::vector<std::string> link = {BANKLAB_RUN_CXX, "-o", executable.string()};
   link.insert(link.end(), objects.begin(), objects.end());
   link.push_back((dir / "dynamic_shared.o").string());
+  link.insert(link.end(), user_link.begin(), user_link.end());
   link.insert(link.end(), libraries.begin(), libraries.end());
   link.insert(link.end(), {"-ldl", "-lpthread", "-Wl,--emit-relocs"});
   std::string output;
   if (run_step(link, output) != 0) {
     fail(output, main_source.filename().string() + " does not link (see above" +
                      (sources.size() == 1 ? "; a program of several files: banklab run main.cu other.cu ... -- ARGS" : "") +
-                     ")");
+                     "; a host library it needs: -l NAME, and -L DIR where it is)");
   }
   disassemble_with_nvcc(sources, user_flags, dir);
   std::ofstream(dir / "launches.txt") << launches << "\n";  // for run()'s verdict on a run without launches
@@ -380,6 +400,27 @@ CLI::Validator seconds_option() {
 
 // The exit status of a run stopped at --time-limit (as timeout(1) has it).
 constexpr int kTimeLimitStatus = 124;
+
+// CUDA's runtime and driver libraries named with -l are the emulator itself
+// (dropped); CUDA's math libraries it does not have are refused by name.
+bool link_libraries_usable(std::vector<std::string>& names) {
+  static const std::set<std::string> runtime = {"cudart", "cudart_static", "cuda", "cudadevrt"};
+  static const std::set<std::string> absent = {"cublas",   "cublasLt", "curand",   "cufft",   "cusparse",
+                                               "cusolver", "nppc",     "nvrtc",    "cudnn",   "nvjpeg"};
+  std::vector<std::string> kept;
+  for (const std::string& name : names) {
+    if (runtime.count(name) != 0) continue;
+    if (absent.count(name) != 0) {
+      std::cerr << "banklab run: -l" << name << ": the CPU emulator has no lib" << name
+                << " (CUDA's libraries run on a GPU only); run the kernels that use it on a GPU, or leave it out and "
+                   "check the program's results another way\n";
+      return false;
+    }
+    kept.push_back(name);
+  }
+  names = kept;
+  return true;
+}
 
 int run(const RunOptions& o) {
   const fs::path executable = build(o);
@@ -519,6 +560,14 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run_command->add_option("-D,--define", o.defines, "a macro NAME or NAME=VALUE, as for nvcc (repeatable)")
       ->allow_extra_args(false);
+  run_command->add_option("-l,--library", o.libraries,
+                          "a host library to link the program with, as for nvcc (-lglut, -l m; repeatable); CUDA's "
+                          "runtime (cudart, cuda) is the emulator itself")
+      ->allow_extra_args(false);
+  run_command->add_option("-L,--library-dir", o.library_dirs,
+                          "a folder to search for -l libraries, as for nvcc (repeatable; also searched when the "
+                          "program runs)")
+      ->allow_extra_args(false);
   run_command->add_option("--kernel", o.kernel, "trace only kernels whose name contains NAME (the others run, untraced)");
   run_command->add_option("--blocks", o.blocks,
                           "trace at most N blocks of each launch, spread over the grid (big launches); every block "
@@ -565,6 +614,7 @@ int main(int argc, char** argv) {
     while (arg != rest.end() && *arg != "--" && is_source_file(*arg)) o.sources.push_back(*arg++);
     if (arg != rest.end() && *arg == "--") ++arg;
     o.args.assign(arg, rest.end());
+    if (!link_libraries_usable(o.libraries)) return 2;
     return run(o);
   }
   return 0;

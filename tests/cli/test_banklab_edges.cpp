@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -398,4 +399,31 @@ TEST_CASE("asynchronous 4-byte copies are priced as an H100's LDGSTS: consecutiv
   CHECK(r.out.find("async_copy_patterns.cu:19           0         1           1           1         1         0       1") !=
         std::string::npos);
   CHECK(r.out.find("finding") == std::string::npos);
+}
+
+TEST_CASE("-l and -L link a host library, as for nvcc; cudart is the emulator itself, cuBLAS is refused by name") {
+  const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/host-library";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir + "/helper.c") << "int host_helper(int x) { return 3 * x; }\n";
+  REQUIRE(run_command("cd " + dir + " && cc -c helper.c -o helper.o && ar rcs libhelper.a helper.o").status == 0);
+  std::ofstream(dir + "/uses_lib.cu") << "#include <cstdio>\n"
+                                         "extern \"C\" int host_helper(int x);\n"
+                                         "__global__ void k(int* out) { out[threadIdx.x] = threadIdx.x; }\n"
+                                         "int main() {\n"
+                                         "  int* d; cudaMalloc(&d, 32 * sizeof(int)); k<<<1, 32>>>(d);\n"
+                                         "  int h[32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n"
+                                         "  std::printf(\"host_helper(%d) = %d\\n\", h[5], host_helper(h[5]));\n"
+                                         "}\n";
+  const auto linked = run_command(banklab_run("-L " + dir + " -lhelper -lcudart " + dir + "/uses_lib.cu") + " 2>&1");
+  INFO(linked.out);
+  CHECK(linked.status == 0);
+  CHECK(linked.out.find("host_helper(5) = 15") != std::string::npos);
+  const auto alone = run_command(banklab_run(dir + "/uses_lib.cu") + " 2>&1");
+  INFO(alone.out);
+  CHECK(alone.status == 2);
+  CHECK(alone.out.find("does not link") != std::string::npos);
+  CHECK(alone.out.find("-l NAME, and -L DIR") != std::string::npos);
+  const auto cublas = run_command(banklab_run("-l cublas " + dir + "/uses_lib.cu") + " 2>&1");
+  CHECK(cublas.status == 2);
+  CHECK(cublas.out.find("-lcublas: the CPU emulator has no libcublas") != std::string::npos);
 }
