@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "grader_test.hpp"
 #include "quiz.hpp"
 #include "sha256.hpp"
 #include "run_command.hpp"
@@ -345,4 +346,33 @@ TEST_CASE("a letter written twice counts once, letters may be split by commas, a
   CHECK(w.out.find(" wavefronts\" is not a whole number") != std::string::npos);
   std::filesystem::remove(base + "_repeated.txt");
   std::filesystem::remove(base + "_worded.txt");
+}
+
+TEST_CASE("every kept answer sheet, the key and the untouched templates give their whole golden report, text and JSON") {
+  // Each question's status, points and whole message (the banksim command,
+  // the explanation kept back, what to write), as a student reads them.
+  const std::vector<std::pair<std::string, std::string>> sheets = {
+      {"key", "--solutions"},
+      {"untouched", "--impl " + source("labs/quiz/answers.txt")},
+      {"untouched.zh", "--impl " + source("labs/quiz/answers.zh.txt")},
+      {"wrong_answers", "--impl " + source("tests/grader/quiz/wrong_answers.txt")},
+      {"wrong_kinds", "--impl " + source("tests/grader/quiz/wrong_kinds.txt")},
+  };
+  for (const auto& [name, args] : sheets) {
+    CAPTURE(name);
+    const auto text = run_command(std::string(GRADER_PATH) + " --lab quiz " + args + " 2>/dev/null");
+    CHECK((text.status == 0 || text.status == 1));
+    banklab::test::check_golden("quiz/" + name + ".txt", banklab::test::machine_neutral(text.out));
+    const auto json = run_command(std::string(GRADER_PATH) + " --lab quiz " + args + " --format json 2>/dev/null");
+    CHECK(json.status == text.status);
+    banklab::test::check_golden("quiz/" + name + ".json.txt",
+                                banklab::test::report_text(json.status, nlohmann::json::parse(json.out)));
+  }
+  // The sheets the quiz refuses: the message, and exit status 2.
+  for (const std::string name : {"answered_twice", "malformed_line", "unknown_question"}) {
+    CAPTURE(name);
+    const auto r = grader("--impl " + source("tests/grader/quiz/" + name + ".txt"));
+    CHECK(r.status == 2);
+    banklab::test::check_golden("quiz/" + name + ".txt", banklab::test::machine_neutral(r.out));
+  }
 }
