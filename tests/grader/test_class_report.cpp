@@ -133,6 +133,13 @@ TEST_CASE("the class report of a gradebook: histogram, pass rate per check, grou
   CHECK(page.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
   // 9 at full marks of 13 scored rows.
   CHECK(page.find("9 at full marks") != std::string::npos);
+  // The whole page, the two charts and what the grader printed, as an instructor gets them.
+  banklab::test::check_golden("class_report/report.html", banklab::test::machine_neutral(page));
+  banklab::test::check_golden("class_report/report-scores.svg",
+                              banklab::test::machine_neutral(text_of(dir / "report-scores.svg")));
+  banklab::test::check_golden("class_report/report-checks.svg",
+                              banklab::test::machine_neutral(text_of(dir / "report-checks.svg")));
+  banklab::test::check_golden("class_report/printed.txt", banklab::test::machine_neutral(r.out));
 }
 
 TEST_CASE("the class report's mean and median: an even count takes the mean of the two middle scores") {
