@@ -96,8 +96,9 @@ inline void check_golden(const std::string& name, const std::string& actual) {
 /// The source and scratch folders as <src> and <tmp>, and the time limit
 /// a suite chose as T, so that a report reads the same on every machine.
 inline std::string machine_neutral(std::string text) {
-  for (const auto& [dir, shown] : {std::pair<std::string, std::string>{source_dir(), "<src>"},
-                                   std::pair<std::string, std::string>{BANKLAB_TEST_TMP, "<tmp>"}}) {
+  // The scratch folder first: it may lie inside the source folder (build/ of a checkout).
+  for (const auto& [dir, shown] : {std::pair<std::string, std::string>{BANKLAB_TEST_TMP, "<tmp>"},
+                                   std::pair<std::string, std::string>{source_dir(), "<src>"}}) {
     for (std::size_t at = 0; (at = text.find(dir, at)) != std::string::npos;) text.replace(at, dir.size(), shown);
   }
   return std::regex_replace(text, std::regex(R"(time limit of [0-9.]+ s)"), "time limit of T s");
