@@ -22,6 +22,7 @@ struct cudaArray {
   cudaChannelFormatDesc desc{};
   std::size_t width = 0, height = 0, depth = 0;  // in texels; height and depth at least 1
   std::size_t texel_bytes = 0;
+  unsigned flags = 0;             // cudaArraySurfaceLoadStore: surfaces may be made of it
   unsigned char* data = nullptr;  // rows of width * texel_bytes, no padding
 };
 
@@ -156,7 +157,7 @@ cudaError_t cudaMallocArray(cudaArray_t* array, const cudaChannelFormatDesc* des
   return cudaMalloc3DArray(array, desc, make_cudaExtent(width, height, 0), flags);
 }
 cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
-                              unsigned int) {
+                              unsigned int flags) {
   host_only("cudaMalloc3DArray");
   if (array == nullptr || desc == nullptr || extent.width == 0 || !valid_format(*desc)) return cudaErrorInvalidValue;
   auto* a = new cudaArray;
@@ -165,6 +166,7 @@ cudaError_t cudaMalloc3DArray(cudaArray_t* array, const cudaChannelFormatDesc* d
   a->height = std::max<std::size_t>(1, extent.height);
   a->depth = std::max<std::size_t>(1, extent.depth);
   a->texel_bytes = texel_bytes_of(*desc);
+  a->flags = flags;
   a->data = static_cast<unsigned char*>(banklab::emu::device_malloc(a->width * a->height * a->depth * a->texel_bytes));
   if (a->data == nullptr) {
     delete a;
@@ -299,6 +301,35 @@ cudaError_t cudaGetTextureObjectResourceDesc(cudaResourceDesc* resource, cudaTex
   return cudaSuccess;
 }
 
+namespace {
+// Every surface object made, at index handle - 1 (null once destroyed).
+std::mutex g_surfaces_mutex;
+std::vector<const cudaArray*>& surfaces() {
+  static std::vector<const cudaArray*> all;
+  return all;
+}
+}  // namespace
+
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* surface, const cudaResourceDesc* resource) {
+  host_only("cudaCreateSurfaceObject");
+  // A surface is made of a CUDA array allocated with cudaArraySurfaceLoadStore.
+  if (surface == nullptr || resource == nullptr || resource->resType != cudaResourceTypeArray ||
+      resource->res.array.array == nullptr || (resource->res.array.array->flags & cudaArraySurfaceLoadStore) == 0) {
+    return cudaErrorInvalidValue;
+  }
+  const std::lock_guard<std::mutex> lock(g_surfaces_mutex);
+  surfaces().push_back(resource->res.array.array);
+  *surface = surfaces().size();  // 0 is never a surface
+  return banklab::emu::detail::status();
+}
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surface) {
+  host_only("cudaDestroySurfaceObject");
+  const std::lock_guard<std::mutex> lock(g_surfaces_mutex);
+  if (surface == 0 || surface > surfaces().size() || surfaces()[surface - 1] == nullptr) return cudaErrorInvalidValue;
+  surfaces()[surface - 1] = nullptr;
+  return cudaSuccess;
+}
+
 namespace banklab::emu::detail {
 
 Texel texture_fetch(cudaTextureObject_t texture, int dims, float x, float y, float z, bool integer) {
@@ -380,6 +411,55 @@ Texel texture_fetch(cudaTextureObject_t texture, int dims, float x, float y, flo
     for (int c = 0; c < 4; ++c) out.f[c] += weight * got.f[c];
   }
   return out;
+}
+
+// A surface access: `bytes` at byte column x_bytes of row y, slice z, of
+// the surface's array, written from or read into `value`. Outside the array
+// a read gives zeros and a write is dropped (cudaBoundaryModeZero), the
+// coordinate is clamped to the last element (cudaBoundaryModeClamp), or the
+// launch stops with a finding, as the GPU stops the kernel (cudaBoundaryModeTrap).
+void surface_access(cudaSurfaceObject_t surface, void* value, std::size_t bytes, int dims, long long x_bytes,
+                    long long y, long long z, int mode, bool write) {
+  const cudaArray* a = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(g_surfaces_mutex);
+    if (surface == 0 || surface > surfaces().size() || surfaces()[surface - 1] == nullptr) {
+      unsupported("a surface access through a surface object that does not exist (never created, or destroyed)");
+    }
+    a = surfaces()[surface - 1];
+  }
+  if (bytes != a->texel_bytes) {
+    unsupported("a surface access whose type is not the size of the array's elements (surf2Dread<T>, surf2Dwrite: "
+                "sizeof(T) must be the size of one element of the array)");
+  }
+  if (x_bytes % static_cast<long long>(bytes) != 0) {
+    unsupported("a surface access at a byte column that is not a multiple of the element size (x is in bytes: "
+                "x * sizeof(T) for element x)");
+  }
+  long long at[3] = {x_bytes / static_cast<long long>(bytes), dims > 1 ? y : 0, dims > 2 ? z : 0};
+  const long long size[3] = {static_cast<long long>(a->width), static_cast<long long>(a->height),
+                             static_cast<long long>(a->depth)};
+  bool outside = false;
+  for (int d = 0; d < 3; ++d) outside = outside || at[d] < 0 || at[d] >= size[d];
+  if (outside) {
+    if (mode == cudaBoundaryModeTrap) {
+      unsupported("a surface access outside its array with cudaBoundaryModeTrap (the default): the GPU stops the "
+                  "kernel with an error; check the coordinates, or pass cudaBoundaryModeZero or cudaBoundaryModeClamp");
+    }
+    if (mode == cudaBoundaryModeZero) {
+      if (!write) std::memset(value, 0, bytes);
+      return;
+    }
+    for (int d = 0; d < 3; ++d) at[d] = std::clamp<long long>(at[d], 0, size[d] - 1);
+  }
+  unsigned char* element =
+      a->data + ((static_cast<std::size_t>(at[2]) * a->height + static_cast<std::size_t>(at[1])) * a->width +
+                 static_cast<std::size_t>(at[0])) * a->texel_bytes;
+  if (write) {
+    std::memcpy(element, value, bytes);
+  } else {
+    std::memcpy(value, element, bytes);
+  }
 }
 
 }  // namespace banklab::emu::detail

@@ -207,3 +207,68 @@ template <class T>
 void tex2D(T* out, cudaTextureObject_t texture, float x, float y) {
   *out = tex2D<T>(texture, x, y);
 }
+
+// Surface objects: a CUDA array made with cudaArraySurfaceLoadStore, read and
+// written by kernels at a byte column x (element x is x * sizeof(T)), row y
+// and slice z; sizeof(T) is the size of one element of the array.
+using cudaSurfaceObject_t = unsigned long long;
+enum cudaSurfaceBoundaryMode { cudaBoundaryModeZero = 0, cudaBoundaryModeClamp = 1, cudaBoundaryModeTrap = 2 };
+cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* surface, const cudaResourceDesc* resource);
+cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surface);
+
+namespace banklab::emu::detail {
+void surface_access(cudaSurfaceObject_t surface, void* value, std::size_t bytes, int dims, long long x_bytes,
+                    long long y, long long z, int mode, bool write);
+}  // namespace banklab::emu::detail
+
+template <class T>
+void surf1Dwrite(T value, cudaSurfaceObject_t surface, int x, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  banklab::emu::detail::surface_access(surface, &value, sizeof(T), 1, x, 0, 0, mode, true);
+}
+template <class T>
+void surf2Dwrite(T value, cudaSurfaceObject_t surface, int x, int y,
+                 cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  banklab::emu::detail::surface_access(surface, &value, sizeof(T), 2, x, y, 0, mode, true);
+}
+template <class T>
+void surf3Dwrite(T value, cudaSurfaceObject_t surface, int x, int y, int z,
+                 cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  banklab::emu::detail::surface_access(surface, &value, sizeof(T), 3, x, y, z, mode, true);
+}
+template <class T>
+void surf1Dread(T* out, cudaSurfaceObject_t surface, int x, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  T value{};
+  banklab::emu::detail::surface_access(surface, &value, sizeof(T), 1, x, 0, 0, mode, false);
+  *out = value;
+}
+template <class T>
+void surf2Dread(T* out, cudaSurfaceObject_t surface, int x, int y, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  T value{};
+  banklab::emu::detail::surface_access(surface, &value, sizeof(T), 2, x, y, 0, mode, false);
+  *out = value;
+}
+template <class T>
+void surf3Dread(T* out, cudaSurfaceObject_t surface, int x, int y, int z,
+                cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  T value{};
+  banklab::emu::detail::surface_access(surface, &value, sizeof(T), 3, x, y, z, mode, false);
+  *out = value;
+}
+template <class T>
+T surf1Dread(cudaSurfaceObject_t surface, int x, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  T value{};
+  surf1Dread(&value, surface, x, mode);
+  return value;
+}
+template <class T>
+T surf2Dread(cudaSurfaceObject_t surface, int x, int y, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  T value{};
+  surf2Dread(&value, surface, x, y, mode);
+  return value;
+}
+template <class T>
+T surf3Dread(cudaSurfaceObject_t surface, int x, int y, int z, cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap) {
+  T value{};
+  surf3Dread(&value, surface, x, y, z, mode);
+  return value;
+}
