@@ -84,3 +84,33 @@ TEST_CASE("weak symbols are checked like the others: a weak definition of malloc
                                     "int use(int b) { return twice(b) + thrice(b); }\n}\n")) == "");
 }
 
+
+TEST_CASE("calls into the C library a kernel has no use for are refused, each by name: memory, files, processes, the network") {
+  // Each a plain call from lab code's host object; none may reach the runner's process.
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"malloc", "void* p = malloc(8); return p != nullptr;"},
+      {"calloc", "void* p = calloc(2, 8); return p != nullptr;"},
+      {"realloc", "void* p = realloc(q, n); return p != nullptr;"},
+      {"aligned_alloc", "void* p = aligned_alloc(16, 16); return p != nullptr;"},
+      {"posix_memalign", "void* p; return posix_memalign(&p, 16, 16);"},
+      {"free", "free(q); return 0;"},
+      {"fopen", "return fopen(\"/etc/passwd\", \"r\") != nullptr;"},
+      {"open", "return open(\"/etc/passwd\", 0);"},
+      {"read", "char c; return static_cast<int>(read(0, &c, 1));"},
+      {"mmap", "return mmap(nullptr, 4096, 3, 0x22, -1, 0) != nullptr;"},
+      {"fork", "return fork();"},
+      {"execve", "return execve(\"/bin/true\", nullptr, nullptr);"},
+      {"system", "return system(\"true\");"},
+      {"getenv", "return getenv(\"HOME\") != nullptr;"},
+      {"socket", "return socket(2, 1, 0);"},
+      {"dlopen", "return dlopen(\"libc.so.6\", 1) != nullptr;"},
+  };
+  for (const auto& [name, body] : calls) {
+    CAPTURE(name);
+    const std::string code = "#include <cstdio>\n#include <cstdlib>\n#include <dlfcn.h>\n#include <fcntl.h>\n"
+                             "#include <sys/mman.h>\n#include <sys/socket.h>\n#include <unistd.h>\n"
+                             "int lab_uses(void* q, int n) { (void)q; (void)n; " + body + " }\n";
+    CHECK(refusal(compile("calls_" + name, code)).find("calls `" + name + "`, which lab code may not call") !=
+          std::string::npos);
+  }
+}
