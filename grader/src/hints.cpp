@@ -9,7 +9,7 @@ namespace {
 
 struct Ladder {
   int lab;            ///< 0: any stage
-  const char* match;  ///< a part of the check's name
+  const char* match;  ///< the start of the check's name (its task)
   std::vector<std::string> steps;
 };
 
@@ -109,7 +109,9 @@ const std::vector<Ladder>& ladders() {
 
 std::vector<std::string> hint_steps(int lab, const std::string& check_name) {
   for (const Ladder& l : ladders()) {
-    if ((l.lab == 0 || l.lab == lab) && check_name.find(l.match) != std::string::npos) return l.steps;
+    // A check's name begins with its task ("transpose_swizzled: ...", "swizzle is ..."): a prefix,
+    // never a word inside the name ("chunk_transpose_swizzled" holds "swizzle" too).
+    if ((l.lab == 0 || l.lab == lab) && check_name.rfind(l.match, 0) == 0) return l.steps;
   }
   return {};
 }

@@ -146,3 +146,49 @@ TEST_CASE("--hint on a failing prediction gives the ladder every stage shares") 
                    "byte offset, then its word, then its bank.\n") != std::string::npos);
   CHECK(r.out.find("nothing to hint at") == std::string::npos);
 }
+
+TEST_CASE("--hint gives each task its own ladder: a known-wrong file per ladder, its first failing check, the ladder's first step") {
+  using namespace banklab::test;
+  struct Case {
+    int lab;
+    const char* file;   // in tests/grader/labNN/wrong/
+    const char* check;  // the first failing check, as the rubric names it
+    const char* step;   // the start of that ladder's first step
+  };
+  const Case cases[] = {
+      {2, "degree_no_broadcast.cu", "conflict_degree on every stride 0-1024 and 1-32 active lanes",
+       "Work out stride 1, stride 2 and stride 32"},
+      {2, "rows_pitch_66.cu", "row_sums: every shared access at its ideal wavefronts",
+       "The lanes of the sum walk down a column"},
+      {2, "particles_padded_linear_staging.cu", "neighbour_distances: every shared access at its ideal wavefronts",
+       "Find which line conflicts"},
+      {2, "transpose16_pad17.cu", "transpose16: every shared access at its ideal wavefronts",
+       "In a 16x16 block a warp is two rows"},
+      {3, "conflicted_tile.cu", "tile read costs 1 wavefront per warp instruction",
+       "Which of the two tile accesses walks down a column?"},
+      {3, "reads_rows.cu", "transpose of a 32x32 matrix", "Look at the first wrong elements"},
+      {4, "row_collision.cu", "swizzle is one-to-one within each row", "The map must keep every element in its row"},
+      {4, "write_only_swizzle.cu", "transpose_swizzled: transpose of a 32x32 matrix",
+       "The write and the read must use the same map"},
+      {4, "chunk_row_mod4.cu", "swizzle_chunk spreads each chunk over 8 places in every 8 rows a quarter-warp reads",
+       "A float4 column read is served a quarter-warp"},
+      {4, "chunk_write_only.cu", "chunk_transpose_swizzled: correct, 1 and 3 read passes",
+       "The write and the read must use the same chunk map."},
+      {5, "poly_wrong_order.cu", "poly_eval is correct on 1,127,128,1000 and random sizes",
+       "At each step, which coefficient"},
+      {5, "double_pad2.cu", "transpose_double: tile read at its ideal wavefronts",
+       "An 8-byte access is served a half-warp"},
+      {5, "half_pad1.cu", "transpose_half: tile read at its ideal wavefronts", "Two halves share a word"},
+      {5, "quads_float2.cu", "sum_quads: every shared access at its ideal wavefronts",
+       "A float4 access is served a quarter-warp"},
+  };
+  for (const Case& c : cases) {
+    const std::string file = c.file;
+    CAPTURE(file);
+    const GraderRun r = run_grader("--lab " + std::to_string(c.lab) + " " + test_submission(c.lab, "wrong", c.file) +
+                                   " --backend cpu --seed 1 --time-limit 10 --hint");
+    INFO(r.out << r.err);
+    CHECK(r.status == 1);
+    CHECK(r.out.find("\nHint 1 of 3 for \"" + std::string(c.check) + "\":\n  " + c.step) != std::string::npos);
+  }
+}
