@@ -401,7 +401,7 @@ TEST_CASE("asynchronous 4-byte copies are priced as an H100's LDGSTS: consecutiv
   CHECK(r.out.find("finding") == std::string::npos);
 }
 
-TEST_CASE("-l and -L link a host library, as for nvcc; cudart is the emulator itself, cuBLAS is refused by name") {
+TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator itself, cuBLAS is refused by name") {
   const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/host-library";
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/helper.c") << "int host_helper(int x) { return 3 * x; }\n";
