@@ -714,8 +714,9 @@ std::string check_item(Checker& k, const std::vector<CXCursor>& top, const Contr
     }
     if (definition == nullptr) return "`" + item.name + "` is declared but not defined " + at + ": " + declare + " = {...}";
     if (type != item.type) {
+      const bool table = item.type.find("][") != std::string::npos;  // the diagnosis' rows of numbers
       return "`" + item.name + "` is `" + type + "` " + at + ", not `" + item.type + "`: " + declare +
-             " (one number for each prediction)";
+             (table ? " (one row of numbers for each entry)" : " (one number for each prediction)");
     }
     return "";
   }

@@ -1,6 +1,7 @@
 // The exported program of export_program.hpp.
 #include "export_program.hpp"
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -36,6 +37,22 @@ std::string export_program(const Config& config, const LabFiles& lab, const std:
     throw std::invalid_argument("--export-program " + dir + ": the folder exists and is not empty; give a new one");
   }
   const fs::path program = fs::path(lab.harness_dir) / "program.cu";
+  // A stage made of whole programs (stage 6) has them beside its lab file already.
+  const fs::path programs = fs::path(config.source_dir) / "labs" / lab.folder / "programs";
+  if (!fs::exists(program) && fs::is_directory(programs)) {
+    std::vector<std::string> files;
+    for (const auto& entry : fs::directory_iterator(programs)) {
+      if (entry.path().extension() == ".cu") files.push_back(entry.path().filename().string());
+    }
+    std::sort(files.begin(), files.end());
+    std::string names;
+    for (const auto& f : files) names += (names.empty() ? "" : ", ") + f;
+    throw std::invalid_argument("--export-program: stage " + std::to_string(lab.number) +
+                                " is made of whole programs already, which include your " + lab.file + ": " +
+                                (fs::path("labs") / lab.folder / "programs").string() + "/ (" + names +
+                                "); run one with `banklab run " + (fs::path("labs") / lab.folder / "programs").string() +
+                                "/NAME.cu`, or build it with nvcc");
+  }
   if (!fs::exists(program)) throw std::runtime_error("stage " + std::to_string(lab.number) + " has no program.cu");
   if (!fs::is_regular_file(implementation)) throw std::invalid_argument("no such file: " + implementation);
   fs::create_directories(folder);

@@ -90,6 +90,43 @@ const std::vector<Ladder>& ladders() {
        {"A float4 access is served a quarter-warp at a time: its ideal is 4 wavefronts per warp instruction.",
         "Within a quarter-warp, the 8 lanes' 16-byte pieces must cover different banks.",
         "Price your access with banksim --width 16 --offsets and compare it with the ideal."}},
+      {6, "reduce_sum",
+       {"Run banklab run labs/06-capstone/programs/reduce.cu: which line of the tree has an excess, and at which "
+        "step is its worst warp instruction?",
+        "At step `stride` the active lanes are 2 * stride words apart: gcd(2 * stride, 32) lanes share a bank.",
+        "Keep the active lanes next to each other at every step: let thread tid add the word `stride` above its "
+        "own, for tid below stride."}},
+      {6, "scan_segments",
+       {"Run banklab run labs/06-capstone/programs/scan.cu and list the lines with an excess: the loads, the two "
+        "sweeps and the stores.",
+        "In the sweeps the active lanes are 2^k elements apart; in the loads each thread takes two consecutive "
+        "elements (lanes 2 words apart).",
+        "Spread the elements over the banks: a word of padding after every 32 (element i in word i + i / 32) or "
+        "an XOR swizzle, and let consecutive threads load consecutive elements."}},
+      {6, "gemm_tiled",
+       {"Run banklab run labs/06-capstone/programs/gemm.cu: which tile access has the excess, the store or the "
+        "inner loop's reads?",
+        "Storing A transposed, lane x writes a_tile[x][r]: a column of 32-float rows, one bank for the warp.",
+        "Pad the tile's rows, or keep A untransposed and read a_tile[row][kk] (one word for the warp); price "
+        "both accesses again."}},
+      {6, "histogram32",
+       {"Run banklab run labs/06-capstone/programs/histogram.cu: the counting line and the merge.",
+        "hist[bin][warp] puts a warp's counters 8 words apart: only 4 banks for 32 bins.",
+        "Give each warp its 32 counters as 32 consecutive words (one per bank), or make the row length odd; "
+        "the merge's reads must walk a row too."}},
+      {6, "stencil_cross",
+       {"Run banklab run labs/06-capstone/programs/stencil.cu: which tile accesses have an excess?",
+        "A warp is one row of outputs, threadIdx.x = 0..31; in tile[x][y] those lanes are 12 words apart "
+        "(gcd(12, 32) = 4).",
+        "Store the tile row-major, tile[y][x], so that a warp reads along a row; check the load of the halo "
+        "too."}},
+      {6, "diagnosis",
+       {"Run each kernel's program under banklab run: every line of original.cu whose excess is above 0 gets a "
+        "row.",
+        "`worst` is the line's \"worst\" column: the wavefronts of its worst warp instruction, which for 4-byte "
+        "accesses is its conflict degree.",
+        "For the cause, write down the worst instruction's lane addresses: a 1-D index with a stride is STRIDE, "
+        "a lane picking the row of a 2-D array is COLUMN, an address from the data is DATA."}},
       {0, "prediction",
        {"Write down each lane's byte offset, then its word, then its bank.",
         "Count the different words each bank must deliver (per lane group for 8- and 16-byte accesses); the "
