@@ -4,6 +4,7 @@
 //   banklab_figures OUT_DIR          (handouts/figures is the committed copy)
 // tests/handouts regenerates them and compares with the committed files.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -124,6 +125,14 @@ WarpAccess strided(int width, std::int64_t stride) {
   return banklab::strided_access(width, MemOp::kLoad, stride);
 }
 
+// A warp storing two rows of a float tile whose rows are `pitch` floats long:
+// lanes 0-15 columns 0-15 of row 0, lanes 16-31 those of row 1.
+WarpAccess row_pair_store(int pitch) {
+  std::array<std::int64_t, banklab::kWarpSize> offsets{};
+  for (int l = 0; l < banklab::kWarpSize; ++l) offsets[l] = 4LL * (pitch * (l / 16) + l % 16);
+  return WarpAccess::make(4, MemOp::kStore, offsets);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -141,8 +150,10 @@ int main(int argc, char** argv) {
   const auto plain = [](int, int c) { return c; };
   // The worked examples of the handouts, never a task's own layout: stage
   // 3's tile of 16-float rows, stage 4's 2-byte tile (map c ^ (r << 1)) and
-  // 8-byte chunks of 64-byte rows, stage 5's strided wide accesses and 8-column double tile.
+  // 8-byte chunks of 64-byte rows, stage 5's strided wide accesses and 8-column double tile,
+  // stage 6's tile of 16-float rows again (padded: a warp's row-pair store; swizzled: map c ^ (r >> 1)).
   const auto half_xor = [](int r, int c) { return c ^ (r << 1); };
+  const auto pair_xor = [](int r, int c) { return c ^ (r >> 1); };
   const std::vector<std::pair<std::string, std::string>> figures = {
       {"01-address-banks.svg", address_figure(4)},
       {"02-stride-2.svg", access_figure("stride 2: lane l reads word 2l (banksim --width 4 --stride 2)", strided(4, 2))},
@@ -178,6 +189,13 @@ int main(int argc, char** argv) {
        access_figure("double t[32][9], a column (banksim --width 8 --stride 9)", strided(8, 9))},
       {"05-double-column-10.svg",
        access_figure("double t[32][10], a column (banksim --width 8 --stride 10)", strided(8, 10))},
+      {"06-padded-store.svg",
+       access_figure("float m[32][17]: one warp stores rows 0 and 1 (lanes 0-15, 16-31)", row_pair_store(17))},
+      {"06-swizzled-tile.svg",
+       tile_figure(
+           "float m[32][16]: banks", [&](int r, int c) { return bank_of(r, c, 16, plain); },
+           "m[r][c ^ (r >> 1)]: swizzled", [&](int r, int c) { return bank_of(r, c, 16, pair_xor); },
+           32, 16, 32, "Framed: column 0, lane l reads row l. Left: banks 0 and 16, 16-way. Right: banks 0-31.")},
   };
   for (const auto& [name, svg] : figures) {
     std::ofstream file(out / name);
