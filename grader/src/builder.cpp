@@ -272,10 +272,13 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
     arch.push_back("-gencode=arch=compute_" + a + ",code=sm_" + a);
   // The reference kernels: compiled from solutions/ (the instructor's tree),
   // or the compiled object the student kit ships, or none (stage 1).
+  // A runner that calls no reference kernel (stage 6 times the shipped
+  // kernels of labs/) links none: the reference's kernels have the
+  // student's names.
   const std::string solution = config_.lab_file(lab, true);
-  const bool from_source = fs::exists(solution);
-  const std::string shipped = reference_object_path(lab);
   const bool needs_reference = gpu_runner_needs_reference(lab);
+  const bool from_source = needs_reference && fs::exists(solution);
+  const std::string shipped = reference_object_path(lab);
   if (!from_source && needs_reference && !fs::exists(shipped)) {
     throw BuildError("the GPU runner of stage " + std::to_string(lab.number) +
                          " needs the reference kernels, and this kit has neither solutions/ nor " + shipped,
@@ -292,7 +295,7 @@ std::string RunnerBuilder::gpu_runner(const LabFiles& lab, const std::string& so
   hash.add(fs::path(config_.nvcc).filename().string());
   for (const auto& a : arch) hash.add(a);
   hash.add(read_file(absolute));
-  const std::vector<std::string> shipped_objects = reference_objects(lab);
+  const std::vector<std::string> shipped_objects = needs_reference ? reference_objects(lab) : std::vector<std::string>{};
   if (from_source) {
     hash.add(read_file(solution));
   } else {

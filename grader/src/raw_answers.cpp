@@ -237,7 +237,8 @@ double element_value(const unsigned char* bytes, int element_bytes) {
 
 }  // namespace
 
-nlohmann::json judge_output(const nlohmann::json& run, const std::vector<unsigned char>& expected, int element_bytes) {
+nlohmann::json judge_output(const nlohmann::json& run, const std::vector<unsigned char>& expected, int element_bytes,
+                            bool integers) {
   std::vector<unsigned char> got;
   std::string why;
   if (!output_bytes(run, &got, &why)) return {{"error", why}};
@@ -250,7 +251,13 @@ nlohmann::json judge_output(const nlohmann::json& run, const std::vector<unsigne
   nlohmann::json first = nlohmann::json::array();
   for (std::size_t i = 0; i + size <= expected.size(); i += size) {
     if (std::memcmp(&expected[i], &got[i], size) == 0) continue;
-    if (first.size() < 5) {
+    if (first.size() < 5 && integers && size == 4) {
+      std::int32_t want = 0, have = 0;
+      std::memcpy(&want, &expected[i], 4);
+      std::memcpy(&have, &got[i], 4);
+      const bool poison = std::all_of(&got[i], &got[i] + 4, [](unsigned char b) { return b == harness::kPoisonByte; });
+      first.push_back({{"index", i / size}, {"expected", want}, {"got", poison ? nlohmann::json() : nlohmann::json(have)}});
+    } else if (first.size() < 5) {
       first.push_back({{"index", i / size},
                        {"expected", value_or_null(element_value(&expected[i], element_bytes))},
                        {"got", value_or_null(element_value(&got[i], element_bytes))}});

@@ -74,6 +74,10 @@ nlohmann::json judge_transpose_run(const nlohmann::json& run, std::uint64_t seed
 /// The same for a run of any output: `expected` is the grader's reference
 /// (raw bytes of elements of `element_bytes`): {"mismatches",
 /// "first_mismatches": [{index, expected, got (null: NaN)}]} or {"error"}.
-nlohmann::json judge_output(const nlohmann::json& run, const std::vector<unsigned char>& expected, int element_bytes);
+/// With `integers`, the elements are 4-byte two's-complement integers, shown
+/// as such; `got` is null for an element still holding the runner's poison
+/// (never written).
+nlohmann::json judge_output(const nlohmann::json& run, const std::vector<unsigned char>& expected, int element_bytes,
+                            bool integers = false);
 
 }  // namespace banklab::grader

@@ -163,13 +163,30 @@ SourceReport check_source_impl(const Config& config, const std::string& source, 
   auto compiler = [&](bool as_device, const char* mode) {
     std::vector<std::string> cmd = {config.cxx, "-std=c++17", mode};
     for (const std::string& dir : config.kernel_include_dirs) cmd.push_back("-I" + dir);
-    cmd.insert(cmd.end(), config.kernel_flags.begin(), config.kernel_flags.end());
+    for (std::size_t i = 0; i < config.kernel_flags.size(); ++i) {
+      const std::string& flag = config.kernel_flags[i];
+      // What a GPU build has not: the emulator's header, included into every
+      // lab file with the system headers it needs (thousands of macros nvcc
+      // does not define), and the sanitizer's macros (__SANITIZE_THREAD__).
+      if (as_device && flag == "-include") {
+        ++i;
+        continue;
+      }
+      if (as_device && flag.rfind("-fsanitize", 0) == 0) continue;
+      cmd.push_back(flag);
+    }
     if (as_device) cmd.insert(cmd.end(), {"-D__CUDACC__=1", "-D__NVCC__=1", "-D__CUDA_ARCH__=900"});
     cmd.insert(cmd.end(), {"-x", "c++", absolute});
     return cmd;
   };
   auto preprocess = [&](bool as_device) {
-    const std::vector<std::string> cmd = compiler(as_device, "-E");
+    // Directives only: the file's own lines as written, each kept or dropped
+    // by the conditionals, and its #defines. Macros are not expanded, so the
+    // emulator's spelling of __global__ and the others does not differ from
+    // the device view's, which lacks its header; a conditional on any macro
+    // the two builds define differently keeps other lines.
+    std::vector<std::string> cmd = compiler(as_device, "-E");
+    cmd.insert(cmd.begin() + 3, "-fdirectives-only");
     ProcessOptions options;
     options.output_cap = std::size_t{256} << 20;  // a preprocessed file with the C++ library is megabytes
     options.sandbox = compile_view(config, absolute);  // an #include cannot reach solutions/ or build/
@@ -180,7 +197,22 @@ SourceReport check_source_impl(const Config& config, const std::string& source, 
                        "include fewer headers");
     }
     if (!r.ok()) {
-      // A file the preprocessor rejects is reported by the build itself.
+      // An #include of a file that exists but lies outside what the
+      // preprocessing may see (solutions/, the kit's other folders) is
+      // refused in words; any other error is reported by the build itself.
+      const std::string marker = ": fatal error: ";
+      const std::string& err = r.err;
+      for (std::size_t at = err.find(marker); at != std::string::npos; at = err.find(marker, at + 1)) {
+        const std::size_t start = at + marker.size(), end = err.find(": No such file or directory", start);
+        if (end == std::string::npos || err.find('\n', start) < end) continue;
+        const fs::path named = fs::path(absolute).parent_path() / err.substr(start, end - start);
+        std::error_code error;
+        if (!fs::exists(named, error)) continue;
+        throw BuildError(fs::path(source).filename().string() + " includes " + fs::weakly_canonical(named).string() +
+                             ", outside its own folder: a lab file may include system and CUDA headers and files "
+                             "next to it",
+                         "remove the #include (and copy what you need into your file)");
+      }
       return Preprocessed{};
     }
     return split(r.out, absolute);

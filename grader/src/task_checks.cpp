@@ -41,7 +41,7 @@ nlohmann::json judge_run(const KernelTask& task, const nlohmann::json& run, std:
   if (!task.reference) return judge_transpose_run(run, seed);
   int element_bytes = 4;
   const std::vector<unsigned char> expected = task.reference(run, seed, &element_bytes);
-  return judge_output(run, expected, element_bytes);
+  return judge_output(run, expected, element_bytes, task.integer_output);
 }
 
 std::vector<LabelledReport> behaviour_reports(const RunnerAnswer& a) {
@@ -104,7 +104,9 @@ Outcome check_task_correct(GradeContext& ctx, const KernelTask& task) {
     bool first = true;
     for (const auto& m : run["first_mismatches"]) {
       out << (first ? "; yours vs expected: " : ", ") << mismatch_place(m) << " "
-          << (m["got"].is_null() ? std::string("NaN (never written)") : number(m["got"].get<double>())) << " vs "
+          << (m["got"].is_null() ? std::string(task.integer_output ? "never written" : "NaN (never written)")
+                                 : number(m["got"].get<double>()))
+          << " vs "
           << number(m["expected"].get<double>());
       first = false;
     }

@@ -50,6 +50,10 @@ struct KernelTask {
   /// A line above its ideal also gets the cause worked out from its worst
   /// instruction (conflict_cause), before `hint`.
   bool hint_from_access = false;
+  /// The reference's elements are 4-byte integers (judge_output's
+  /// `integers`): wrong elements are shown as integers, and one still
+  /// holding the poison as never written.
+  bool integer_output = false;
 };
 
 /// A runner's arguments for a run of the task on `shapes`.

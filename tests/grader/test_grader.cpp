@@ -297,12 +297,12 @@ TEST_CASE("--lab all --format gradescope covers every stage, each test named aft
     max_score += t["max_score"].get<double>();
   }
   INFO(r.out.substr(0, 2000));
-  CHECK(stages.size() == 6);  // five stages and the quiz
+  CHECK(stages.size() == 7);  // six stages and the quiz
   CHECK(stages.count("quiz") == 1);
   CHECK(json["score"].get<double>() == doctest::Approx(score));
-  // Skeleton CPU scores: stage 1 0/90, 2 36/90, 3 60/90, 4 70/90, 5 44/90, the untouched quiz 0/21.
-  CHECK(score == doctest::Approx(0 + 36 + 60 + 70 + 44));
-  CHECK(max_score == doctest::Approx(90 + 90 + 90 + 90 + 90 + 21));  // GPU checks skipped on the CPU backend
+  // Skeleton CPU scores: stage 1 0/90, 2 36/90, 3 60/90, 4 70/90, 5 44/90, 6 40/90, the untouched quiz 0/24.
+  CHECK(score == doctest::Approx(0 + 36 + 60 + 70 + 44 + 40));
+  CHECK(max_score == doctest::Approx(90 + 90 + 90 + 90 + 90 + 90 + 24));  // GPU checks skipped on the CPU backend
 }
 
 TEST_CASE("--format junit writes XML that a standard parser accepts") {
@@ -480,23 +480,23 @@ TEST_CASE("stage 2 known wrong submissions each lose exactly their checks") {
   }
 }
 
-TEST_CASE("--lab all grades stages 1 to 5 and the quiz, with a total, and --list shows each") {
+TEST_CASE("--lab all grades stages 1 to 6 and the quiz, with a total, and --list shows each") {
   const GraderRun r = run_grader("--lab all --backend cpu --seed 1 --format json --time-limit 10");
   CHECK(r.status == 1);
   const auto json = nlohmann::json::parse(r.out);
-  REQUIRE(json["labs"].size() == 6);
-  for (int i = 0; i < 5; ++i) CHECK(json["labs"][i]["lab"] == i + 1);
-  CHECK(json["labs"][5]["lab"] == "quiz");
-  // Skeleton CPU scores: 0 + 36 + 60 + 70 + 44 of 5 x 90, the untouched quiz 0/21.
-  CHECK(json["total"]["score"].get<double>() == doctest::Approx(210));
-  CHECK(json["total"]["max_score"].get<double>() == doctest::Approx(471));
+  REQUIRE(json["labs"].size() == 7);
+  for (int i = 0; i < 6; ++i) CHECK(json["labs"][i]["lab"] == i + 1);
+  CHECK(json["labs"][6]["lab"] == "quiz");
+  // Skeleton CPU scores: 0 + 36 + 60 + 70 + 44 + 40 of 6 x 90, the untouched quiz 0/24.
+  CHECK(json["total"]["score"].get<double>() == doctest::Approx(250));
+  CHECK(json["total"]["max_score"].get<double>() == doctest::Approx(564));
   const GraderRun text = run_grader("--lab all --backend cpu --seed 1 --time-limit 10");
-  CHECK(text.out.find("\nTotal: 210/471 over 5 stages and the quiz (60 points of checks skipped on this backend)\n") !=
+  CHECK(text.out.find("\nTotal: 250/564 over 6 stages and the quiz (72 points of checks skipped on this backend)\n") !=
         std::string::npos);
   // With the reference solutions and the quiz key: every point.
   const GraderRun key = run_grader("--lab all --solutions --backend cpu --seed 1 --time-limit 10");
   CHECK(key.status == 0);
-  CHECK(key.out.find("\nTotal: 471/471 over 5 stages and the quiz") != std::string::npos);
+  CHECK(key.out.find("\nTotal: 564/564 over 6 stages and the quiz") != std::string::npos);
   const GraderRun list = run_grader("--lab all --list");
   CHECK(list.out.find("lab 1 (bank mapping)") != std::string::npos);
   CHECK(list.out.find("lab 2 (stride and gcd)") != std::string::npos);

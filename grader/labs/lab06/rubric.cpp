@@ -64,14 +64,18 @@ std::vector<unsigned char> reference(TaskIndex task, const nlohmann::json& run, 
   return lab06::expected_bytes(parsed, seed);
 }
 
-// What each task moves through shared memory at least, per run (bytes): a
-// kernel that does the work in registers, shuffles or global memory beside
-// a token shared access falls short.
+// What each task moves through shared memory at least, per run (bytes;
+// `outputs` counts 4-byte elements): a kernel that does the work in
+// registers, shuffles or global memory beside a token shared access falls
+// short. A volume, not a data flow: shared traffic made only to be counted
+// (a dummy store per value) is not told apart from real traffic here.
 TrafficNeed traffic(TaskIndex task, const std::string& label, long long outputs) {
   const lab06::Run run = parse(task, label);
   const long long d0 = run.dims[0], d1 = run.dims[1], d2 = run.dims[2];
   switch (task) {
-    case kReduce: return TrafficNeed{label, {}, outputs, 4 * d0, 4 * d0, 1, true};
+    // A tree in shared memory stores each input and each of its sums (255
+    // of them for 256 inputs), and reads each value at least once.
+    case kReduce: return TrafficNeed{label, {}, outputs, 4 * (2 * d0 - d0 / 256), 4 * d0, 1, true};
     // The sweeps load and store the same words (`+=`), so a load pattern
     // equals a store pattern without the data staying with one thread: no
     // exchange test for the scan.
@@ -79,7 +83,7 @@ TrafficNeed traffic(TaskIndex task, const std::string& label, long long outputs)
     case kGemm: return TrafficNeed{label, {}, outputs, 4 * (d0 * d2 + d2 * d1), 4 * d0 * d1 * d2, 1, true};
     // A shared atomicAdd is a store in the report; the block's counters are
     // read at least once.
-    case kHistogram: return TrafficNeed{label, {}, outputs, 4 * d0, outputs, 1, false};
+    case kHistogram: return TrafficNeed{label, {}, outputs, 4 * d0, 4 * outputs, 1, false};
     case kStencil: return TrafficNeed{label, {}, outputs, 4 * d0 * d1, 4 * 4 * d0 * d1, 1, true};
     default: return TrafficNeed{};
   }
@@ -105,7 +109,7 @@ const std::vector<KernelTask>& tasks() {
         {"histogram", "histogram32", "1,1023,1024,5000,32768", 32 * 9 * 4, "288 counters (32 bins x 9)",
          "lanes that count into different bins must reach different banks: a warp's 32 counters as 32 "
          "consecutive words, or rows of an odd number of counters",
-         "8 sub-histograms of 32 counters, with padding of one per bin at most", 1.1,
+         "8 sub-histograms of 32 counters, with padding of one per bin at most", 0.95,
          [](std::uint64_t seed) { return random_counts(seed, 4, 1100, 32000, 1024); }},
         {"stencil", "stencil_cross", "32x8,1x1,31x9,100x37,256x64", 36 * 13 * 4, "36 x 13 ints",
          "a warp is one row of outputs: keep the tile row-major (tile[y][x]) so that the lanes read along a row",
@@ -118,8 +122,8 @@ const std::vector<KernelTask>& tasks() {
         return reference(task, run, seed, element_bytes);
       };
       t[i].traffic = [task](const std::string& label, long long outputs) { return traffic(task, label, outputs); };
-      t[i].element = "byte";
-      t[i].element_bytes = 1;
+      t[i].element = i == kGemm ? "float" : i == kHistogram ? "counter" : "int";
+      t[i].integer_output = i != kGemm;
       t[i].hint_from_access = true;
     }
     t[kReduce].traffic_rule = "every input goes through the tree in shared memory (stored once, read at least once)";
