@@ -20,13 +20,13 @@ sh common/scripts/setup.sh > setup.log 2>&1 || { cat setup.log; fail "setup.sh f
 grep -q "Score: 0/90" setup.log && grep -q "main job: grading stage 1" setup.log || { cat setup.log; fail "stage 1 was not graded (0/90)"; }
 grep -q "what to do next" setup.log || { cat setup.log; fail "set-up did not say what to do next"; }
 if build/grader/grader --help | grep -q -e "--solutions"; then fail "grader --help shows --solutions"; fi
-# The quiz without its key: the key file scores 21/21 through the hashes, a
-# wrong file 0/21 and is told what to revisit, never the right answer.
-build/grader/grader --lab quiz --impl "$here/solutions/quiz/answers.txt" > quiz.log 2>&1 || { cat quiz.log; fail "the key did not score 21/21"; }
-grep -q "Score: 21/21" quiz.log || { cat quiz.log; fail "the key did not score 21/21"; }
+# The quiz without its key: the key file scores 24/24 through the hashes, a
+# wrong file 0/24 and is told what to revisit, never the right answer.
+build/grader/grader --lab quiz --impl "$here/solutions/quiz/answers.txt" > quiz.log 2>&1 || { cat quiz.log; fail "the key did not score 24/24"; }
+grep -q "Score: 24/24" quiz.log || { cat quiz.log; fail "the key did not score 24/24"; }
 status=0
 build/grader/grader --lab quiz --impl "$here/tests/grader/quiz/wrong_answers.txt" > quiz.log 2>&1 || status=$?
-[ "$status" -eq 1 ] && grep -q "Score: 0/21" quiz.log && grep -q "revisit: " quiz.log || { cat quiz.log; fail "wrong quiz answers not graded 0/21"; }
+[ "$status" -eq 1 ] && grep -q "Score: 0/24" quiz.log && grep -q "revisit: " quiz.log || { cat quiz.log; fail "wrong quiz answers not graded 0/24"; }
 if grep -q -e "the right one" -e "why: " quiz.log; then cat quiz.log; fail "the kit's quiz shows the key"; fi
 # --lab all: every stage and the quiz, and a total.
 status=0

@@ -159,6 +159,40 @@ const std::map<int, KeyEntry>& key() {
         "bank 是共享内存的。一个 warp 的全局内存访问的代价是它触及的 32 字节扇区（sector，"
         "属于 128 字节的缓存行）：步长 32 个 float 触及 32 个扇区，"
         "不是合并访问。本地内存也在设备内存中（经 L1 和 L2 缓存）。"}},
+      {22,
+       {"a c",
+        "For 4-byte accesses worst is the degree of the line's costliest warp instruction (16-way), and "
+        "excess = wavefronts - ideal = 640 - 128 = 512 is what the conflicts cost. 640 / 128 = 5 is only the "
+        "average: with a worst of 16, some instructions cost less than 5. The report counts wavefronts, not "
+        "time: the kernel's time also holds its global traffic and its arithmetic.",
+        "对 4 字节访问，worst 是这一行代价最高的那条 warp 指令的冲突路数（16 路），"
+        "excess = wavefronts - ideal = 640 - 128 = 512 是冲突的代价。640 / 128 = 5 只是平均值："
+        "worst 为 16，就有指令的代价低于 5。报告统计的是 wavefront，不是时间："
+        "kernel 的时间里还有它的全局内存流量和算术运算。"}},
+      {23,
+       {"16",
+        "16: with 2 * 16 * tid < 512 only lanes 0-15 are active, and lane tid reads word 32 tid + 16, in bank "
+        "16: one bank, 16 different words. The stride is 32 words, but the gcd law assumes 32 active lanes. "
+        "The line's worst instruction is not its first step (stride 1: 2 wavefronts); at stride 8 the 32 lanes "
+        "read words 16 apart, 16 wavefronts as well.",
+        "16：2 * 16 * tid < 512 时只有 lane 0-15 活跃，lane tid 读第 32 tid + 16 个字，都在 bank 16："
+        "一个 bank，16 个不同的字。步长是 32 个字，但 gcd 定律假定 32 个 lane 都活跃。"
+        "这一行最差的指令不是它的第一步（步长 1：2 个 wavefront）；步长 8 时 32 个 lane 读的字相隔 16，"
+        "也是 16 个 wavefront。"}},
+      {24,
+       {"b c",
+        "A reduction reads each input once from global memory and adds it a few times in shared memory: its "
+        "time is its global loads, so the wavefronts the fix saved were not what it waited for. The "
+        "instrumented counters (smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld and _op_st) count "
+        "every shared instruction's wavefronts and show the drop exactly. One launch proves nothing: launches "
+        "of one kernel vary by more than such a difference; compare medians of many, or time a loop bound by "
+        "shared loads to see what a conflict costs.",
+        "归约从全局内存把每个输入读一次，在共享内存里只加几次：它的时间就是全局内存加载，"
+        "修复省下的 wavefront 并不是它在等的东西。插桩的计数器"
+        "（smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld 和 _op_st）"
+        "统计每条共享内存指令的 wavefront，能准确显示减少了多少。一次启动什么也证明不了："
+        "同一个 kernel 各次启动的时间差异比这样的差别还大；应比较多次启动的中位数，"
+        "或者给受共享内存加载限制的循环计时，才能看出冲突的代价。"}},
   };
   return entries;
 }

@@ -16,6 +16,7 @@ const char* const kStage2 = "stage 2: stride and gcd";
 const char* const kStage3 = "stage 3: padded transpose";
 const char* const kStage4 = "stage 4: XOR swizzle";
 const char* const kStage5 = "stage 5: broadcast and wide types";
+const char* const kStage6 = "stage 6: the capstone";
 const char* const kTools = "measuring and fixing";
 
 Question choice(int n, const char* part, std::string title, std::string text, std::vector<std::string> choices,
@@ -75,6 +76,9 @@ const Sealed kSealed[] = {
       {19, "b54c864715fb933d", "325497840ac72c10bfda4af1bf87b5438dc7d21d5aa751729a72f8813e5ccd72"},
       {20, "127ea38a01d67eb7", "6642a9f151d132fa66b2e29747095f2101b703a46c420529bd8f990bcedeb6fb"},
       {21, "135ecec4928dbb8f", "8528e321e707637646c0a38038a60c59ea45a9a65cfa38a17501e899dbf52f69"},
+      {22, "640b6c6fbb809a32", "fbd6275f768e3ee17aaaa9e74c8306b3c76c764c2f66b89348a03e253779d13c"},
+      {23, "c751dec563350684", "36298f77da565bd3cbbd92859c2b7ef747d876cd4b31ab0f88af6ddae81f5d64"},
+      {24, "7db6915612a1820a", "39b59b1de0ea22f571d1d9a715c35f1f679facf404d22441a03be06d56b27b8f"},
 };
 
 // Each question's concept_text in Chinese, for the Chinese sheet: the same
@@ -129,6 +133,15 @@ const Translated kConceptZh[] = {
          "（handouts/zh/misconceptions.md：“32 路冲突让 kernel 慢 32 倍”）。"},
     {21, "bank 属于共享内存；一次全局内存访问按一个 warp 触及的内存扇区（sector）定价"
          "（handouts/zh/misconceptions.md：“本地内存在片上并分 bank”）。"},
+    {22, "报告一行中的每一列回答各自的问题：哪些列是对这一行所有 warp 指令求和，哪一列只描述一条指令，"
+         "excess 又是从哪个理想值算起的？kernel 的时间里不止有共享内存"
+         "（handouts/zh/06-capstone.md，第 3 步：读报告）。"},
+    {23, "循环中的一行每一步执行的 warp 指令都不同：在这一步，列出 warp 0 中活跃的 lane 和它们读的字，"
+         "再数每个 bank 得到几个不同的字；gcd 定律假定 32 个 lane 都活跃"
+         "（handouts/zh/06-capstone.md，第 3 步；handouts/zh/02-stride-gcd.md）。"},
+    {24, "其中哪些看的是共享内存指令本身，哪些看的是整个 kernel，而 kernel 的时间里还有它的全局内存流量？"
+         "同一个 kernel 各次启动的时间相差多少？（handouts/zh/06-capstone.md：“kernel 的时间能说明什么，"
+         "不能说明什么”；“第 5 步：在 GPU 上确认”。）"},
 };
 
 WarpAccess loads(int width, std::int64_t stride, std::int64_t base = 0, LaneMask lanes = 0xffffffffu) {
@@ -280,6 +293,41 @@ std::vector<Question> make_questions() {
                       "d) local memory would avoid it, because local memory is banked on-chip storage"},
                      "Banks belong to shared memory; a global access is priced by the memory sectors a warp touches "
                      "(handouts/misconceptions.md: local memory is on-chip and banked)."));
+  // ---- stage 6 ----
+  // None of these asks for a row of the stage's graded diagnosis (the worst
+  // or cause of a line of labs/06-capstone/original.cu): they train reading a
+  // report row, pricing one step of a loop (a reduction of 512 threads, not
+  // the stage's 256) and telling the kernel's time from the counters.
+  q.push_back(choice(22, kStage6, "reading a report row",
+                     "A line of a banklab run report of 4-byte loads reads: loads 4096, stores 0, warp instr 128, "
+                     "wavefronts 640, ideal 128, excess 512, worst 16. Which are true? (Give every right letter.)",
+                     {"a) the line's costliest warp instruction is a 16-way conflict",
+                      "b) every warp instruction of the line costs 5 wavefronts",
+                      "c) the line's conflicts cost 512 wavefronts over its ideal",
+                      "d) the kernel would run 5 times faster with this line at its ideal"},
+                     "Each column of the row answers its own question: which ones sum over all of the line's warp "
+                     "instructions, which one describes a single instruction, and what is the ideal the excess is "
+                     "counted from? A kernel's time holds more than its shared memory (handouts/06-capstone.md, step "
+                     "3: read the report).", Kind::kChoices));
+  q.push_back(number(23, kStage6, "stride 16 of a 512-thread reduction",
+                     "A reduction of 512 ints per thread block uses interleaved addressing: at the step with stride s, "
+                     "thread tid adds partial[2 * s * tid + s] into partial[2 * s * tid] if 2 * s * tid < 512. At the "
+                     "step with stride 16, how many wavefronts does warp 0's load of partial[2 * s * tid + s] cost?",
+                     loads(4, 32, 4 * 16, 0x0000ffffu),  // word 32 tid + 16, lanes 0-15 (32 tid < 512)
+                     "A loop line's warp instructions change from step to step: at this step, list warp 0's active "
+                     "lanes and the words they read, then count the different words in each bank; the gcd law assumes "
+                     "32 active lanes (handouts/06-capstone.md, step 3; handouts/02-stride-gcd.md)."));
+  q.push_back(choice(24, kStage6, "a fix the time does not show",
+                     "You fix every conflicted line of a reduction kernel: banklab run now shows no excess on any "
+                     "line and the result is still right, but on the GPU the kernel's median time over 20 launches is "
+                     "the same as before, within 1%. Which are true? (Give every right letter.)",
+                     {"a) the fix did not work: removing a conflict always shows in the kernel's time",
+                      "b) the kernel's time is set by something else, such as its global loads, not by shared memory",
+                      "c) Nsight Compute's instrumented shared-memory wavefront counters show the fix exactly",
+                      "d) timing a single launch of each version would show the difference"},
+                     "Which of these look at the shared-memory instructions, and which at the whole kernel, whose time "
+                     "holds its global traffic too? How much does one launch's time vary? (handouts/06-capstone.md: "
+                     "what the kernel's time shows, and what it does not; step 5: confirm on a GPU.)", Kind::kChoices));
   for (Question& question : q) {
     for (const Sealed& sealed : kSealed) {
       if (sealed.number == question.number) {

@@ -280,7 +280,7 @@ GradeResult grade_quiz_file(const Rubric& rubric, const Config& config, bool sol
   return quiz::grade(rubric, answers, path);
 }
 
-// "Total: 36/471 over 6 stages and the quiz (... skipped)"; the quiz is the last result.
+// "Total: 250/564 over 6 stages and the quiz (... skipped)"; the quiz is the last result.
 std::string total_line(const std::vector<GradeResult>& results) {
   double score = 0, max_score = 0, skipped = 0;
   for (const GradeResult& r : results) {

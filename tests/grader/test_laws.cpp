@@ -71,7 +71,7 @@ TEST_CASE("a quiz answer with a word after the number is not read as the number"
   const auto r = run_grader("--lab quiz --impl " + path + " --format json");
   REQUIRE(r.status == 1);
   const auto report = nlohmann::json::parse(r.out);
-  CHECK(report["score"] == 20);
+  CHECK(report["score"] == 23);
   int failed = 0;
   for (const auto& c : report["checks"]) {
     if (c["status"] != "fail") continue;

@@ -39,7 +39,7 @@ fs::path tmp_dir() {
 
 }  // namespace
 
-TEST_CASE("quiz letters in capitals are read as the letters: the key written in capitals scores 21/21") {
+TEST_CASE("quiz letters in capitals are read as the letters: the key written in capitals scores 24/24") {
   // Every choice answer of the key ("1: c", "7: a c") in capitals ("1: C", "7: A C").
   const std::string key = text_of(source_dir() + "/solutions/quiz/answers.txt");
   std::string capitals;
@@ -59,7 +59,7 @@ TEST_CASE("quiz letters in capitals are read as the letters: the key written in 
   const auto r = run_grader("--lab quiz --impl " + path);
   INFO(r.out << r.err);
   CHECK(r.status == 0);
-  CHECK(contains(r.out, "Score: 21/21"));
+  CHECK(contains(r.out, "Score: 24/24"));
 }
 
 TEST_CASE("a batch rerun grades an edited submission again: its old row (same seed, lab, backend) is not kept") {

@@ -98,7 +98,7 @@ TEST_CASE("the quiz asks at least two questions of every stage, numbered in orde
     }
   }
   for (const char* stage : {"stage 1: bank mapping", "stage 2: stride and gcd", "stage 3: padded transpose",
-                            "stage 4: XOR swizzle", "stage 5: broadcast and wide types"}) {
+                            "stage 4: XOR swizzle", "stage 5: broadcast and wide types", "stage 6: the capstone"}) {
     INFO(stage);
     CHECK(per_part[stage] >= 2);
   }
@@ -119,10 +119,10 @@ TEST_CASE("grader --lab quiz: the key scores full marks, the untouched file noth
   const auto solved = grader("--solutions");
   INFO(solved.out);
   CHECK(solved.status == 0);
-  CHECK(solved.out.find("Score: 21/21") != std::string::npos);
+  CHECK(solved.out.find("Score: 24/24") != std::string::npos);
   const auto untouched = grader("");
   CHECK(untouched.status == 1);
-  CHECK(untouched.out.find("Score: 0/21") != std::string::npos);
+  CHECK(untouched.out.find("Score: 0/24") != std::string::npos);
   CHECK(untouched.out.find("Q3 the bank of byte 180: FAIL\n    not answered: write your answer after \"3:\"") !=
         std::string::npos);
 }
@@ -155,7 +155,7 @@ TEST_CASE("known-wrong quiz answers: every question fails, says why, and numeric
   CHECK(gradescope["score"] == 0);
   CHECK(gradescope["tests"][0]["name"] == "quiz: Q1 banks of shared memory");
   CHECK(grader("--impl " + source("tests/grader/quiz/wrong_answers.txt") + " --format junit")
-            .out.find("<testsuite name=\"quiz\" tests=\"21\" failures=\"21\"") != std::string::npos);
+            .out.find("<testsuite name=\"quiz\" tests=\"24\" failures=\"24\"") != std::string::npos);
 }
 
 TEST_CASE("quiz answers of the wrong kind fail with what to write, and an unreadable file is a usage error") {
@@ -168,7 +168,7 @@ TEST_CASE("quiz answers of the wrong kind fail with what to write, and an unread
   CHECK(malformed.out.find("malformed_line.txt:2: cannot read \"the answer to 2 is a\"") != std::string::npos);
   const auto unknown = grader("--impl " + source("tests/grader/quiz/unknown_question.txt"));
   CHECK(unknown.status == 2);
-  CHECK(unknown.out.find("unknown_question.txt:2: there is no question 22 (the quiz has questions 1 to 21)") !=
+  CHECK(unknown.out.find("unknown_question.txt:2: there is no question 25 (the quiz has questions 1 to 24)") !=
         std::string::npos);
   const auto twice = grader("--impl " + source("tests/grader/quiz/answered_twice.txt"));
   CHECK(twice.status == 2);
@@ -242,7 +242,7 @@ TEST_CASE("a question number too long for an int is no question of the quiz, sai
   std::ofstream(path) << "1: c\n99999999999: 1\n";
   const auto r = grader("--impl " + path);
   CHECK(r.status == 2);
-  CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 21)") !=
+  CHECK(r.out.find(path + ":2: there is no question 99999999999 (the quiz has questions 1 to 24)") !=
         std::string::npos);
 }
 
@@ -274,7 +274,7 @@ TEST_CASE("the key written another way scores full marks: small q labels, severa
   const auto r = grader("--impl " + path);
   INFO(other.str() << r.out);
   CHECK(r.status == 0);
-  CHECK(r.out.find("Score: 21/21") != std::string::npos);
+  CHECK(r.out.find("Score: 24/24") != std::string::npos);
   std::filesystem::remove(path);
 }
 
@@ -291,7 +291,7 @@ TEST_CASE("the key saved on Windows scores full marks: CRLF line endings, a UTF-
   const auto r = grader("--impl " + path);
   INFO(r.out);
   CHECK(r.status == 0);
-  CHECK(r.out.find("Score: 21/21") != std::string::npos);
+  CHECK(r.out.find("Score: 24/24") != std::string::npos);
   std::filesystem::remove(path);
 }
 
@@ -338,11 +338,11 @@ TEST_CASE("a letter written twice counts once, letters may be split by commas, a
   const auto r = grader("--impl " + base + "_repeated.txt");
   INFO(repeated.str() << r.out);
   CHECK(r.status == 0);
-  CHECK(r.out.find("Score: 21/21") != std::string::npos);
+  CHECK(r.out.find("Score: 24/24") != std::string::npos);
   const auto w = grader("--impl " + base + "_worded.txt");
   INFO(worded.str() << w.out);
   CHECK(w.status == 1);
-  CHECK(w.out.find("Score: " + std::to_string(21 - number_answers) + "/21") != std::string::npos);
+  CHECK(w.out.find("Score: " + std::to_string(24 - number_answers) + "/24") != std::string::npos);
   CHECK(w.out.find(" wavefronts\" is not a whole number") != std::string::npos);
   std::filesystem::remove(base + "_repeated.txt");
   std::filesystem::remove(base + "_worded.txt");

@@ -1,5 +1,5 @@
 // The quiz as the student kit builds it (no_key.cpp, no key.cpp): the key
-// file still scores 21/21 through the salted hashes alone, and a wrong answer
+// file still scores 24/24 through the salted hashes alone, and a wrong answer
 // is told what to revisit and the banksim command, never the right answer;
 // on the Chinese sheet, in Chinese, in the terms of handouts/zh/glossary.md.
 #include <doctest/doctest.h>
@@ -90,12 +90,12 @@ std::vector<std::pair<std::string, std::string>> glossary() {
 
 }  // namespace
 
-TEST_CASE("without the key, the quiz grades the key file 21/21 and a wrong file 0/21") {
+TEST_CASE("without the key, the quiz grades the key file 24/24 and a wrong file 0/24") {
   REQUIRE(quiz::key().empty());
   const banklab::grader::Rubric rubric = quiz::rubric();
   const auto right = quiz::grade(rubric, quiz::read_answers(source("solutions/quiz/answers.txt")), "answers.txt");
-  CHECK(right.score == 21);
-  CHECK(right.max_score == 21);
+  CHECK(right.score == 24);
+  CHECK(right.max_score == 24);
   const auto wrong =
       quiz::grade(rubric, quiz::read_answers(source("tests/grader/quiz/wrong_answers.txt")), "wrong_answers.txt");
   CHECK(wrong.score == 0);

@@ -97,7 +97,7 @@ TEST_CASE("the Chinese quiz sheet asks the English sheet's questions: same numbe
   const std::string en = read(fs::path(source_dir()) / "labs/quiz/answers.txt");
   const std::string zh = read(fs::path(source_dir()) / "labs/quiz/answers.zh.txt");
   const auto a = shape_of(en), b = shape_of(zh);
-  CHECK(a.size() >= 21);
+  CHECK(a.size() >= 24);
   CHECK(a == b);
   CHECK(zh.find("的") != std::string::npos);
   CHECK(zh.find("--impl labs/quiz/answers.zh.txt") != std::string::npos);
@@ -106,14 +106,14 @@ TEST_CASE("the Chinese quiz sheet asks the English sheet's questions: same numbe
 TEST_CASE("the grader grades the Chinese sheet with the quiz's key: empty 0, the key's answers full marks") {
   const GraderRun empty = run_grader("--lab quiz --impl " + source_dir() + "/labs/quiz/answers.zh.txt");
   CHECK(empty.status == 1);
-  CHECK(empty.out.find("Score: 0/21") != std::string::npos);
+  CHECK(empty.out.find("Score: 0/24") != std::string::npos);
   const fs::path key = fs::path(source_dir()) / "solutions/quiz/answers.txt";
   if (!fs::exists(key)) return;  // the student kit has no solutions/
   const fs::path sheet = chinese_sheet_with(key, "answers.zh.filled.txt");
   const GraderRun full = run_grader("--lab quiz --impl " + sheet.string());
   INFO(full.out << full.err);
   CHECK(full.status == 0);
-  CHECK(full.out.find("Score: 21/21") != std::string::npos);
+  CHECK(full.out.find("Score: 24/24") != std::string::npos);
 }
 
 TEST_CASE("a wrong answer on the Chinese sheet is told in Chinese: the answer, why, the banksim command's lead-in") {
@@ -125,7 +125,7 @@ TEST_CASE("a wrong answer on the Chinese sheet is told in Chinese: the answer, w
   REQUIRE(r.status == 1);
   const auto report = nlohmann::json::parse(r.out);
   CHECK(report["score"] == 0);
-  REQUIRE(report["checks"].size() == 21);
+  REQUIRE(report["checks"].size() == 24);
   for (const auto& check : report["checks"]) {
     const std::string output = check["output"];
     INFO(check["name"].get<std::string>() << ": " << output);
@@ -204,16 +204,16 @@ TEST_CASE("answers of the wrong kind and unreadable lines of the Chinese sheet a
                    ": 无法读取“the answer to 2 is a”：请写题号、英文冒号和答案，例如“3: 13”") != std::string::npos);
   // A question answered twice, and one that does not exist.
   const fs::path twice = with_lines("3: 13\n", "twice.zh.sheet.txt");
-  std::ofstream(twice, std::ios::app) << "3: 12\n22: 4\n";
+  std::ofstream(twice, std::ios::app) << "3: 12\n25: 4\n";
   const GraderRun t = run_grader("--lab quiz --impl " + twice.string());
   CHECK(t.status == 2);
   const std::string first = std::to_string(line_of(twice, "3: 13"));
   CHECK(t.err.find("第 3 题答了两次（另一次在第 " + first + " 行）：只保留一个答案") != std::string::npos);
   const fs::path unknown = with_lines("", "unknown.zh.sheet.txt");
-  std::ofstream(unknown, std::ios::app) << "22: 4\n";
+  std::ofstream(unknown, std::ios::app) << "25: 4\n";
   const GraderRun u = run_grader("--lab quiz --impl " + unknown.string());
   CHECK(u.status == 2);
-  CHECK(u.err.find("没有第 22 题（测验只有第 1 到第 21 题）") != std::string::npos);
+  CHECK(u.err.find("没有第 25 题（测验只有第 1 到第 24 题）") != std::string::npos);
   const std::string nowhere = std::string(BANKLAB_TEST_TMP) + "/no/such/answers.zh.txt";
   const GraderRun missing = run_grader("--lab quiz --impl " + nowhere);
   CHECK(missing.status == 2);
