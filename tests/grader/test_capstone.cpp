@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <sstream>
@@ -295,3 +296,37 @@ TEST_CASE("stage 6: nvcc builds the five programs with the skeleton and with the
   }
 }
 #endif
+
+TEST_CASE("stage 6's Gradescope bundle names capstone.cu, ships original.cu, and grades the reference 90/90") {
+  namespace fs = std::filesystem;
+  const fs::path work = fs::path(BANKLAB_TEST_TMP) / "gradescope6";
+  fs::remove_all(work);
+  fs::create_directories(work);
+  // The stage's folder holds three kinds of .cu file: the lab file is the one the grader names.
+  const auto made = run_command("sh " + kSource + "/common/scripts/gradescope/make_bundle.sh 6 " + work.string() + " 2>&1");
+  INFO(made.out);
+  REQUIRE(made.status == 0);
+  const fs::path root = work / "autograder";
+  fs::create_directories(root / "source");
+  REQUIRE(run_command("cd " + (root / "source").string() + " && cmake -E tar xf " +
+                      (work / "banklab-lab6-gradescope.zip").string())
+              .status == 0);
+  CHECK(read_text((root / "source" / "banklab-file.txt").string()) == "capstone.cu\n");
+  CHECK(fs::exists(root / "source" / "banklab/labs/06-capstone/original.cu"));
+  CHECK(!fs::exists(root / "source" / "banklab/solutions"));
+  for (const auto& [file, score] : {std::pair<std::string, int>{kSource + "/solutions/06-capstone/capstone.cu", 90},
+                                    std::pair<std::string, int>{kSource + "/labs/06-capstone/capstone.cu", 40}}) {
+    CAPTURE(file);
+    fs::remove_all(root / "submission");
+    fs::remove_all(root / "results");
+    fs::create_directories(root / "submission");
+    fs::copy_file(file, root / "submission" / "capstone.cu");
+    const auto r = run_command("BANKLAB_AUTOGRADER_ROOT=" + root.string() + " BANKLAB_GRADER=" + std::string(GRADER_PATH) +
+                               " sh " + (root / "source" / "run_autograder").string() + " 2>/dev/null");
+    CHECK(r.status == 0);
+    std::ifstream in(root / "results" / "results.json");
+    REQUIRE(in.good());
+    const nlohmann::json results = nlohmann::json::parse(in);
+    CHECK(results["score"] == score);
+  }
+}

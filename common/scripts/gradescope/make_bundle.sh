@@ -8,18 +8,28 @@
 # files git tracks, or every file but build folders outside a checkout),
 # without solutions/: CPU grading does not need the reference sources, and
 # a submission must find none on the machine.
-# The stages are the folders labs/NN-name/, each with one lab file (*.cu).
+# The stages are the folders labs/NN-name/, each with one lab file: the FILE
+# of grader/labs/labNN/CMakeLists.txt, or the folder's one *.cu.
 set -eu
 [ $# -eq 2 ] || { echo "usage: make_bundle.sh LAB|quiz|all OUT_DIR" >&2; exit 2; }
 lab=$1 out=$2
 kit=$(cd "$(dirname "$0")/../../.." && pwd)
 
-# The stage's lab file: labs/NN-name/*.cu, NN = the stage number.
+# The stage's lab file in labs/NN-name/, NN = the stage number.
 lab_file() {
   found=""
   for folder in "$kit"/labs/[0-9][0-9]-*/; do
-    number=$(basename "$folder" | cut -c1-2 | sed 's/^0*//')
+    nn=$(basename "$folder" | cut -c1-2)
+    number=$(echo "$nn" | sed 's/^0*//')
     [ "$number" = "$1" ] || continue
+    # The file the grader grades, as the stage's grader folder names it (FILE):
+    # a stage may hold other .cu files (stage 6's shipped kernels and programs).
+    named=$(sed -n 's/.*[[:space:]]FILE[[:space:]][[:space:]]*\([^[:space:])]*\).*/\1/p' \
+      "$kit/grader/labs/lab$nn/CMakeLists.txt" 2>/dev/null | head -n 1)
+    if [ -n "$named" ] && [ -f "$folder$named" ]; then
+      found=$named
+      continue
+    fi
     set -- "$folder"*.cu
     [ $# -eq 1 ] && [ -f "$1" ] || { echo "make_bundle.sh: $folder must hold exactly one lab file (*.cu)" >&2; exit 2; }
     found=$(basename "$1")
