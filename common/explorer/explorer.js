@@ -37,6 +37,14 @@ const PRESETS = [
   {id: "weights_per_lane", title: "8 weights per lane, lane l reads its weight k (8-way)", zh: "每个 lane 8 个权重，lane l 读它的第 k 个（8 路冲突）", state: {mode: "stride", w: 4, stride: 8}},
   {id: "pair_merge", title: "double, lanes 2k and 2k+1 on one address (pair-merge)", zh: "double，lane 2k 与 2k+1 同一地址（成对合并）",
    state: {mode: "offsets", w: 8, offsets: Array.from({length: 32}, (_, l) => String(8 * (l >> 1))).join(" ")}},
+  // Stage 6: fixes of the capstone's kinds of access (not its graded lines).
+  {id: "capstone_sequential_step", title: "a reduction step with sequential addressing: lanes 0-15 read partial[tid + 16]",
+   zh: "顺序寻址的归约步：lane 0-15 读 partial[tid + 16]", state: {mode: "stride", w: 4, stride: 1, base: 64, lanes: "0-15"}},
+  {id: "capstone_padded_sweep", title: "a scan sweep, elements 32 apart, a word of padding after every 32",
+   zh: "扫描的一步，元素相隔 32，每 32 个元素后填充一个字",
+   state: {mode: "offsets", w: 4, offsets: Array.from({length: 32}, (_, l) => l < 16 ? String(4 * (33 * l + 15)) : "-").join(" ")}},
+  {id: "capstone_rows_of_9", title: "counters in rows of 9, lane l reads row l (odd pitch)", zh: "每行 9 个计数器，lane l 读第 l 行（奇数行距）",
+   state: {mode: "stride", w: 4, stride: 9}},
 ];
 
 // The page's words in each language: data-i18n="KEY" elements show WORDS[lang][KEY].

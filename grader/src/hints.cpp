@@ -101,8 +101,8 @@ const std::vector<Ladder>& ladders() {
         "sweeps and the stores.",
         "In the sweeps the active lanes are 2^k elements apart; in the loads each thread takes two consecutive "
         "elements (lanes 2 words apart).",
-        "Spread the elements over the banks: a word of padding after every 32 (element i in word i + i / 32) or "
-        "an XOR swizzle, and let consecutive threads load consecutive elements."}},
+        "Spread the elements over the banks (padding or an XOR swizzle: price each sweep step with banksim "
+        "--offsets), and let consecutive threads load consecutive elements."}},
       {6, "gemm_tiled",
        {"Run banklab run labs/06-capstone/programs/gemm.cu: which tile access has the excess, the store or the "
         "inner loop's reads?",
