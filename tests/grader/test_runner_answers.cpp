@@ -61,6 +61,10 @@ TEST_CASE("no command of any stage's CPU runner answers with a verdict, only raw
        {"run --task poly --shapes 1,200 --seed 1", "run --task quads --shapes 127,300:3 --seed 1",
         "run --task double --shapes 32x32,31x33 --seed 1", "run --task half --shapes 64x64,63x65 --seed 1",
         "answers"}},
+      {6,
+       {"run --task reduce --shapes 1,300 --seed 1", "run --task scan --shapes 511,1000 --seed 1",
+        "run --task gemm --shapes 33x31x45 --seed 1", "run --task histogram --shapes 1023 --seed 1",
+        "run --task stencil --shapes 31x9 --seed 1", "answers"}},
   };
   for (const auto& [lab, list] : commands) {
     const std::string runner = cpu_runner(lab);
