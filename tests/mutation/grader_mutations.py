@@ -88,6 +88,7 @@ SUITES = [
     "tests/grader/test_new_stage",
     "tests/grader/test_fake_gpu",
     "tests/grader/test_grader",
+    "tests/grader/test_capstone",
     # The bank model's own laws and its H200 calibration (cycles, wavefronts):
     # a mutation of common/bank_model is caught there first (the eighth blind
     # set's mutant 24 survived the grader's suites alone).
@@ -111,14 +112,17 @@ _STAGE_CASES = {
 }
 _EVERY_STAGE = "test_grader:*stage *,known wrong:*,the reference*,the untouched*,a file written*"
 RELEVANT = {
+    # Stage 6 has a suite of its own.
+    **{f"{LABS}/lab06/{part}": _ANY + ["test_capstone", "test_source_check"]
+       for part in ("rubric.cpp", "cpu_runner.cpp", "contract.cpp", "task_data.hpp")},
     **{f"{LABS}/lab0{n}/{part}": _ANY + ["test_variants", _STAGE_CASES[n]] for n in range(1, 6)
        for part in ("rubric.cpp", "cpu_runner.cpp")},
     **{f"{LABS}/lab0{n}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages",
                                         "test_batch", "test_source_verdicts", _STAGE_CASES[n]] for n in range(1, 6)},
-    f"{SRC}/checks.cpp": _ANY + [_EVERY_STAGE],
-    f"{SRC}/task_checks.cpp": _ANY + ["test_middle_runner", _EVERY_STAGE],
-    f"{SRC}/traffic_checks.cpp": _ANY + [_EVERY_STAGE],
-    f"{SRC}/raw_answers.cpp": ["test_raw_answers"] + _ANY + [_EVERY_STAGE],
+    f"{SRC}/checks.cpp": _ANY + [_EVERY_STAGE, "test_capstone"],
+    f"{SRC}/task_checks.cpp": _ANY + ["test_middle_runner", _EVERY_STAGE, "test_capstone"],
+    f"{SRC}/traffic_checks.cpp": _ANY + [_EVERY_STAGE, "test_capstone"],
+    f"{SRC}/raw_answers.cpp": ["test_raw_answers"] + _ANY + [_EVERY_STAGE, "test_capstone"],
     f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback",
                           "test_grader:*format*,*golden*,*--list*,--lab all*"],
     f"{SRC}/batch.cpp": ["test_batch", "test_batch_feedback", "test_laws_blind", "test_class_report",
@@ -127,7 +131,8 @@ RELEVANT = {
                         "test_grader:usage*,*--list*,*exit status*,*--build-only*,an implementation*,the reference*"],
     "grader/quiz/quiz.cpp": ["test_quiz", "test_quiz_kit", "test_quiz_zh", "test_laws_blind"],
     f"{SRC}/source_check.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_source_verdicts",
-                                "test_hostile_stages", "test_grader:host code*,code that differs*,*include*"],
+                                "test_hostile_stages", "test_grader:host code*,code that differs*,*include*",
+                                "test_capstone:*dishonest*"],
     f"{SRC}/ast_check.cpp": ["test_laws_blind2", "test_source_check", "test_laws_blind", "test_source_verdicts",
                              "test_hostile_stages", "test_grader:host code*,code that differs*,*include*"],
     f"{SRC}/contract.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_hostile_stages",
