@@ -252,6 +252,33 @@ TEST_CASE("stage 5 on a GPU: each kernel's speed-up limit tried on both sides, a
   CHECK(has(check_output(above, probe), "expected: every load pattern's cycles equal to its pipeline passes"));
 }
 
+TEST_CASE("stage 6 on a GPU: each kernel's limit against the shipped kernel tried on both sides, and the diagnosis read from the GPU runner") {
+  const std::string reduce = "reduce_sum no more than 5% slower than the shipped kernel";
+  const std::string scan = "scan_segments at least 1.5x faster than the shipped kernel";
+  const std::string gemm = "gemm_tiled at least 1.2x faster than the shipped kernel";
+  const std::string histogram = "histogram32 no more than 5% slower than the shipped kernel";
+  const std::string stencil = "stencil_cross at least 1.1x faster than the shipped kernel";
+  // {student, conflicted} in ms, per kernel: just below each limit, then just above.
+  const auto below = grade_on_fake_gpu(
+      6, "below", "#define FAKE_STAGE6_MS {{1.0, 0.94}, {1.0, 1.49}, {1.0, 1.19}, {1.0, 0.94}, {1.0, 1.09}}\n");
+  CHECK(status_of(below, "scan_segments is correct on 1,511,512,1000,9000 and random sizes") == "pass");  // host outputs
+  for (const std::string& check : {reduce, scan, gemm, histogram, stencil}) {
+    INFO(check);
+    CHECK(status_of(below, check) == "fail");
+  }
+  CHECK(has(check_output(below, reduce), "median of 20 runs: yours 1.000 ms, conflicted reference 0.940 ms\n"
+                                         "speed-up = 0.940, expected at least 0.950"));
+  CHECK(has(check_output(below, stencil), "speed-up = 1.090, expected at least 1.100"));
+  // The diagnosis comes from the GPU runner's answer on this backend: the reference's passes.
+  CHECK(status_of(below, "diagnosis of scan_segments: every conflicted line with its worst degree and cause") == "pass");
+  const auto above = grade_on_fake_gpu(
+      6, "above", "#define FAKE_STAGE6_MS {{1.0, 0.96}, {1.0, 1.51}, {1.0, 1.21}, {1.0, 0.96}, {1.0, 1.11}}\n");
+  for (const std::string& check : {reduce, scan, gemm, histogram, stencil}) {
+    INFO(check);
+    CHECK(status_of(above, check) == "pass");
+  }
+}
+
 #else
 
 TEST_CASE("the stand-in GPU tests need nvcc (this build has none)") { MESSAGE("no nvcc: not run"); }

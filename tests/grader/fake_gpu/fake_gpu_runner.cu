@@ -1,4 +1,4 @@
-// A stand-in for the GPU runner of stage 3, 4 or 5 (test_fake_gpu.cpp), so
+// A stand-in for the GPU runner of stage 3, 4, 5 or 6 (test_fake_gpu.cpp), so
 // that the GPU backend's checks are graded on a machine without a GPU: it
 // answers the runner's commands as the real one does
 // (grader/labs/lab0N/gpu_runner.cu), computing the right outputs on the host
@@ -11,6 +11,7 @@
 //   #define FAKE_CHUNKS_MS {student, conflicted, solution}     (stage 4 only)
 //   #define FAKE_POLY_MS, FAKE_QUADS_MS, FAKE_DOUBLE_MS, FAKE_HALF_MS {student, conflicted, solution}  (stage 5)
 //   #define FAKE_CYCLES {cycles of P1, ..., P10}  (stage 5: one wavefront is 1 cycle, a load at least 1.388)
+//   #define FAKE_STAGE6_MS {{student, conflicted} of reduce, scan, gemm, histogram, stencil}  (stage 6)
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -19,7 +20,7 @@
 #include <vector>
 
 #include "gpu_runner.cuh"
-#if FAKE_GPU_STAGE == 4 || FAKE_GPU_STAGE == 5
+#if FAKE_GPU_STAGE == 4 || FAKE_GPU_STAGE == 5 || FAKE_GPU_STAGE == 6
 #include "task_data.hpp"
 #endif
 #if FAKE_GPU_STAGE == 5
@@ -31,6 +32,9 @@ constexpr int kFakePredictions = 2;
 
 // Weak: files without predictions still link (as in the real runner).
 extern int predicted_wavefronts[] __attribute__((weak));
+#if FAKE_GPU_STAGE == 6
+extern int diagnosis[20][3] __attribute__((weak));
+#endif
 
 namespace {
 
@@ -122,6 +126,26 @@ int cycles() {
 }
 #endif
 
+#if FAKE_GPU_STAGE == 6
+// Each run's right output, labelled as the real runner labels it.
+int run_stage6(lab06::Task task, const std::string& shapes, std::uint64_t seed) {
+  harness::Json j;
+  j.open('{').key("backend").value(std::string("gpu")).key("runs").open('[');
+  std::stringstream list(shapes);
+  std::string item;
+  while (std::getline(list, item, ',')) {
+    lab06::Run run;
+    if (!lab06::parse_run(task, item.c_str(), &run)) return 2;
+    const std::vector<unsigned char> out = lab06::expected_bytes(run, seed);
+    j.open('{').key("shape").value(lab06::label(run));
+    j.key("output").value(harness::output_blob(out.data(), out.size())).close('}');
+  }
+  j.close(']').close('}');
+  harness::emit_answer(j.str());
+  return 0;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -136,7 +160,26 @@ int main(int argc, char** argv) {
     if (flag == "--seed") seed = std::strtoull(argv[i + 1], nullptr, 10);
     if (flag == "--passes") passes = std::max(1, std::atoi(argv[i + 1]));
   }
-#if FAKE_GPU_STAGE == 5
+#if FAKE_GPU_STAGE == 6
+  lab06::Task stage6_task{};
+  if (!lab06::task_of(task, &stage6_task) && command != "answers") return 2;
+  if (command == "run") return run_stage6(stage6_task, shapes, seed);
+  if (command == "time") {
+    const double ms[5][2] = FAKE_STAGE6_MS;
+    print_times(task.c_str(), {"student", "conflicted"},
+                {ms[static_cast<int>(stage6_task)][0], ms[static_cast<int>(stage6_task)][1]});
+    return 0;
+  }
+  if (command == "answers") {
+    std::string answer = "{\"backend\":\"gpu\",\"diagnosis\":[";
+    for (int r = 0; r < 20; ++r) {
+      answer += std::string(r ? "," : "") + "[" + std::to_string(diagnosis[r][0]) + "," + std::to_string(diagnosis[r][1]) +
+                "," + std::to_string(diagnosis[r][2]) + "]";
+    }
+    harness::emit_answer(answer + "]}");
+    return 0;
+  }
+#elif FAKE_GPU_STAGE == 5
   if (command == "run" && (task == "poly" || task == "quads")) return run_1d(task, shapes, seed);
   if (command == "run" && task == "double") return run_transpose<std::uint64_t>(shapes, seed);
   if (command == "run" && task == "half") return run_transpose<std::uint16_t>(shapes, seed);
