@@ -208,7 +208,13 @@ SourceReport check_source_impl(const Config& config, const std::string& source, 
         const fs::path named = fs::path(absolute).parent_path() / err.substr(start, end - start);
         std::error_code error;
         if (!fs::exists(named, error)) continue;
-        throw BuildError(fs::path(source).filename().string() + " includes " + fs::weakly_canonical(named).string() +
+        const std::string shown = fs::weakly_canonical(named).string();
+        if (under(named, fs::path(absolute).parent_path())) {  // solutions/ or build/ below the file's folder
+          throw BuildError(fs::path(source).filename().string() + " includes " + shown +
+                               ", which the build of a lab file does not see (solutions/ and build/ are hidden from it)",
+                           "remove the #include (and copy what you need into your file)");
+        }
+        throw BuildError(fs::path(source).filename().string() + " includes " + shown +
                              ", outside its own folder: a lab file may include system and CUDA headers and files "
                              "next to it",
                          "remove the #include (and copy what you need into your file)");
