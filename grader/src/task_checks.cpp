@@ -165,7 +165,8 @@ Outcome check_task_speedup(GradeContext& ctx, const KernelTask& task) {
   const double student = a.data["student"].get<double>(), conflicted = a.data["conflicted"].get<double>();
   std::ostringstream out;
   out.precision(3);
-  out << std::fixed << "median of 20 runs: yours " << student << " ms, conflicted reference " << conflicted << " ms";
+  out << std::fixed << "median of 20 runs: yours " << student << " ms, " << task.conflicted_name << " " << conflicted
+      << " ms";
   if (a.data.contains("solution")) out << ", reference solution " << a.data["solution"].get<double>() << " ms";
   return check_ratio(out.str(), "speed-up", conflicted / student, task.min_speedup, true);
 }

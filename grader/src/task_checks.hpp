@@ -54,6 +54,8 @@ struct KernelTask {
   /// `integers`): wrong elements are shown as integers, and one still
   /// holding the poison as never written.
   bool integer_output = false;
+  /// What the GPU runner's "conflicted" time is of, in the speed-up check's words.
+  std::string conflicted_name = "conflicted reference";
 };
 
 /// A runner's arguments for a run of the task on `shapes`.
