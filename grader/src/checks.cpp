@@ -443,9 +443,9 @@ PredictedWavefronts predicted_wavefronts(const nlohmann::json& report) {
   const nlohmann::json& compiled = report["as_compiled"];
   p.as_compiled = true;
   p.loads = compiled["total"]["load_wavefronts"].get<long long>();
-  // Nsight Compute's op_st counts stores; a shared atomic is op_atom, which
-  // the stages' kernels do not use (and the check does not measure).
+  // Nsight Compute's op_st counts stores; a shared atomic is op_atom.
   p.stores = compiled["total"]["store_wavefronts"].get<long long>();
+  p.atomics = compiled["total"]["atomic_wavefronts"].get<long long>();
   for (const auto& l : compiled["lines"]) {
     const std::string file = file_name(l["file"].get<std::string>());
     const int line = l["line"].get<int>();

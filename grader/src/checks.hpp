@@ -177,6 +177,7 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
 /// otherwise than written ("" for none).
 struct PredictedWavefronts {
   long long loads = 0, stores = 0;
+  long long atomics = 0;  ///< as compiled only: the source view counts them as stores
   long long written_loads = 0, written_stores = 0;  ///< the source view's, always
   bool as_compiled = false;
   std::string changed;

@@ -23,8 +23,12 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
     return Outcome::skip("no emulator prediction: the emulator runner gave no report of " + label);
   }
   const nlohmann::json& report = emulated.data["runs"][0]["report"];
+  // Loads and stores as the Source page counts them; shared atomics (their own
+  // column: op_st leaves them out) with the counter the H200 calibration of
+  // atomics measured (tests/data/gpu/h200_shared_atomics_ncu.csv).
   const std::vector<std::string> metrics = {"smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ld.sum",
-                                            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum"};
+                                            "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_st.sum",
+                                            "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_atom.sum"};
   std::vector<std::string> target = {ctx.gpu_runner()};
   target.insert(target.end(), target_args.begin(), target_args.end());
   const double limit = std::max(120.0, ctx.time_limit());
@@ -42,11 +46,23 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
                          "\nthe kernel must finish its launch under Nsight Compute (a crash or a hang there loses "
                          "the measurement)");
   }
-  const long long measured[2] = {ncu.values.at(metrics[0]), ncu.values.at(metrics[1])};  // ld, st
+  const long long measured[3] = {ncu.values.at(metrics[0]), ncu.values.at(metrics[1]),
+                                 ncu.values.at(metrics[2])};  // ld, st, atom
   const PredictedWavefronts predicted = predicted_wavefronts(report);
   std::ostringstream out;
-  out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted.loads
-      << "; shared store wavefronts " << measured[1] << " vs " << predicted.stores;
+  out << label << ": shared load wavefronts, Nsight Compute " << measured[0] << " vs emulator " << predicted.loads;
+  bool same = measured[0] == predicted.loads;
+  if (predicted.as_compiled) {
+    out << "; shared store wavefronts " << measured[1] << " vs " << predicted.stores;
+    same = same && measured[1] == predicted.stores && measured[2] == predicted.atomics;
+    if (measured[2] != 0 || predicted.atomics != 0)
+      out << "; shared atomic wavefronts " << measured[2] << " vs " << predicted.atomics;
+  } else {
+    // The source view counts a shared atomic as a store.
+    out << "; shared store and atomic wavefronts " << measured[1] << " + " << measured[2] << " vs "
+        << predicted.stores;
+    same = same && measured[1] + measured[2] == predicted.stores;
+  }
   if (predicted.as_compiled) {
     out << " (the emulator priced nvcc's code for sm_" << sass_architecture(ctx.config());
     if (predicted.loads != predicted.written_loads || predicted.stores != predicted.written_stores) {
@@ -61,8 +77,7 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
                                                                                 " in it")
         << "; where nvcc merges or removes shared accesses, Nsight Compute counts differently)";
   }
-  return measured[0] == predicted.loads && measured[1] == predicted.stores ? Outcome::pass(out.str())
-                                                                           : Outcome::fail(out.str());
+  return same ? Outcome::pass(out.str()) : Outcome::fail(out.str());
 }
 
 }  // namespace banklab::grader

@@ -11,8 +11,10 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "banklab/bank_model.hpp"
 #include "grader_test.hpp"
@@ -109,26 +111,43 @@ TEST_CASE("stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x
   CHECK(has(check_output(fast, near), "yours / solution = 1.818, expected at most 1.800"));
 }
 
-// A stand-in ncu on PATH: writes to the grader's --log-file the load and
-// store wavefronts of transpose_padded it is made with.
+// A stand-in ncu on PATH: writes to the grader's --log-file the load, store
+// and atomic wavefronts it is made with, for the kernel of the runner's
+// `--task` (one row of `kernels` each: task, kernel signature, ld, st, atom;
+// a task of "*" answers any).
+struct NcuRow {
+  std::string task, kernel, ld, st, atom = "0";
+};
 struct FakeNcu {
   fs::path dir = fs::path(BANKLAB_BUILD_DIR) / "fake-ncu";
   std::string old_path = std::getenv("PATH");
-  FakeNcu(const std::string& ld, const std::string& st) {
+  explicit FakeNcu(const std::vector<NcuRow>& kernels) {
     fs::create_directories(dir);
-    const std::string metric = "smsp__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_";
-    const std::string head = R"x("0","1","runner","host","transpose_padded(float *, const float *, int, int)","1","7",)x"
-                             R"x("(32, 8, 1)","(8, 8, 1)","0","9.0","Command line profiler metrics",")x";
-    std::ofstream(dir / "ncu") << R"(#!/bin/sh
-log=""; prev=""
-for a in "$@"; do [ "$prev" = "--log-file" ] && log="$a"; prev="$a"; done
-cat > "$log" <<'END'
-"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
-)" << head << metric << "ld.sum\",\"\",\"" << ld << "\"\n"
-                               << head << metric << "st.sum\",\"\",\"" << st << "\"\nEND\n";
+    const std::string metric = "_pipe_lsu_wavefronts_mem_shared_op_";
+    std::ostringstream script;
+    script << R"(#!/bin/sh
+log=""; prev=""; task="*"
+for a in "$@"; do [ "$prev" = "--log-file" ] && log="$a"; [ "$prev" = "--task" ] && task="$a"; prev="$a"; done
+{
+echo '"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"'
+case "$task" in
+)";
+    for (const NcuRow& k : kernels) {
+      const std::string head = "\"0\",\"1\",\"runner\",\"host\",\"" + k.kernel +
+                               "\",\"1\",\"7\",\"(32, 8, 1)\",\"(8, 8, 1)\",\"0\",\"9.0\",\"Command line "
+                               "profiler metrics\",\"";
+      script << "  " << (k.task == "*" ? "*" : "'" + k.task + "'") << ")\n"
+             << "    echo '" << head << "smsp__sass_l1tex_data" << metric << "ld.sum\",\"\",\"" << k.ld << "\"'\n"
+             << "    echo '" << head << "smsp__sass_l1tex_data" << metric << "st.sum\",\"\",\"" << k.st << "\"'\n"
+             << "    echo '" << head << "l1tex__data" << metric << "atom.sum\",\"\",\"" << k.atom << "\"' ;;\n";
+    }
+    script << "esac\n} > \"$log\"\n";
+    std::ofstream(dir / "ncu") << script.str();
     fs::permissions(dir / "ncu", fs::perms::owner_all);
     setenv("PATH", (dir.string() + ":" + old_path).c_str(), 1);
   }
+  FakeNcu(const std::string& ld, const std::string& st)
+      : FakeNcu({{"*", "transpose_padded(float *, const float *, int, int)", ld, st}}) {}
   ~FakeNcu() { setenv("PATH", old_path.c_str(), 1); }
 };
 
@@ -276,6 +295,61 @@ TEST_CASE("stage 6 on a GPU: each kernel's limit against the shipped kernel trie
   for (const std::string& check : {reduce, scan, gemm, histogram, stencil}) {
     INFO(check);
     CHECK(status_of(above, check) == "pass");
+  }
+}
+
+TEST_CASE("stage 6 on a GPU: Nsight Compute against the emulator for all five kernels, shared atomics compared in their own column") {
+  const std::string check = "Nsight Compute shared wavefronts match the emulator (all five kernels)";
+  const std::string times = "#define FAKE_STAGE6_MS {{1.0, 1.0}, {1.0, 2.0}, {1.0, 2.0}, {1.0, 1.0}, {1.0, 2.0}}\n";
+  const std::vector<std::array<std::string, 2>> kernels = {
+      {"reduce", "reduce_sum(int *, const int *, int)"},
+      {"scan", "scan_segments(int *, const int *, int)"},
+      {"gemm", "gemm_tiled(float *, const float *, const float *, int, int, int)"},
+      {"histogram", "histogram32(unsigned int *, const unsigned int *, int)"},
+      {"stencil", "stencil_cross(int *, const int *, int, int)"}};
+  // A GPU that measured nothing: every kernel differs, and the output gives
+  // the emulator's numbers, priced as nvcc compiled the reference.
+  std::vector<NcuRow> zero, measured;
+  for (const auto& k : kernels) zero.push_back({k[0], k[1], "0", "0", "0"});
+  std::string out;
+  {
+    const FakeNcu ncu(zero);
+    const auto none = grade_on_fake_gpu(6, "ncu-zero", times);
+    REQUIRE(status_of(none, check) == "fail");
+    out = check_output(none, check);
+  }
+  INFO(out);
+  const std::regex line(R"((\w+) \S+: shared load wavefronts, Nsight Compute 0 vs emulator (\d+); shared store )"
+                        R"(wavefronts 0 vs (\d+)(; shared atomic wavefronts 0 vs (\d+))? \(the emulator priced nvcc's)");
+  for (const auto& k : kernels) {
+    const std::string name = k[1].substr(0, k[1].find('('));
+    bool found = false;
+    for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+      if ((*it)[1] != name) continue;
+      found = true;
+      measured.push_back({k[0], k[1], (*it)[2], (*it)[3], (*it)[5].matched ? (*it)[5].str() : "0"});
+    }
+    INFO(name);
+    REQUIRE(found);
+  }
+  // The histogram's counting is shared atomicAdd: wavefronts of their own, not stores.
+  CHECK(measured[3].atom != "0");
+  CHECK(measured[0].atom == "0");
+  {
+    // A GPU that measured what the emulator predicts, atomics included: the check passes.
+    const FakeNcu ncu(measured);
+    const auto same = grade_on_fake_gpu(6, "ncu-same", times);
+    CHECK(status_of(same, check) == "pass");
+  }
+  {
+    // One atomic wavefront more on the histogram alone: the check fails, naming it.
+    std::vector<NcuRow> off = measured;
+    off[3].atom = std::to_string(std::stoll(off[3].atom) + 1);
+    const FakeNcu ncu(off);
+    const auto differs = grade_on_fake_gpu(6, "ncu-atom", times);
+    CHECK(status_of(differs, check) == "fail");
+    CHECK(has(check_output(differs, check),
+              "shared atomic wavefronts " + off[3].atom + " vs " + measured[3].atom + " (the emulator priced"));
   }
 }
 

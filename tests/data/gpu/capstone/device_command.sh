@@ -30,9 +30,16 @@ for p in reduce scan gemm histogram stencil; do
 done > "$OUT/programs.txt" 2>&1
 fi
 wait
+# Each file graded by its own grader, side by side: their CPU checks share the
+# 16 cores, and the grader's GPU lock gives each timing and ncu run the GPU alone.
+i=0
 for a in "$@"; do
-  echo "\$ grader --lab 6 $(args "$a") --backend gpu --seed 1 --verbose"
-  timeout 240 $g --lab 6 $(args "$a") --backend gpu --seed 1 --verbose 2>&1
-  echo "exit status $?"
-done > "$OUT/grading.txt" 2>&1
+  i=$((i + 1))
+  { echo "\$ grader --lab 6 $(args "$a") --backend gpu --seed 1 --verbose"
+    timeout 400 $g --lab 6 $(args "$a") --backend gpu --seed 1 --verbose 2>&1
+    echo "exit status $?"; } > "/tmp/grading.$i.txt" 2>&1 &
+done
+wait
+i=0
+for a in "$@"; do i=$((i + 1)); cat "/tmp/grading.$i.txt"; done > "$OUT/grading.txt"
 tail -5 "$OUT/grading.txt"; grep -h "Score\|exit status" "$OUT/grading.txt"; [ -f "$OUT/programs.txt" ] && grep -v "^original\|ran$" "$OUT/programs.txt"
