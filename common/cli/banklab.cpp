@@ -177,6 +177,7 @@ struct RunOptions {
   std::vector<std::string> defines;       // -D
   std::vector<std::string> libraries;     // -l
   std::vector<std::string> library_dirs;  // -L
+  bool cublas = false;                    // -lcublas: the emulator's cuBLAS
   std::string kernel;
   std::uint64_t blocks = 0;
   unsigned jobs = 0;  // 0: one per core
@@ -320,6 +321,12 @@ fs::path build(const RunOptions& o) {
       }
     }
   }
+  if (o.cublas) {
+    for (const auto& library : split(BANKLAB_RUN_CUBLAS_LIBRARIES)) {
+      user_link.push_back(library);
+      key = fnv(library + "\n" + read_file(library), key);
+    }
+  }
   for (const auto& flag : user_link) key = fnv(flag, key);
   key = fnv(find_tool("nvcc") + "\n" + find_tool("nvdisasm"), key);  // a comparison made, or not, with these
   key = fnv(read_file(BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT), key);
@@ -366,6 +373,10 @@ fs::path build(const RunOptions& o) {
   link.insert(link.end(), {"-ldl", "-lpthread", "-Wl,--emit-relocs"});
   std::string output;
   if (run_step(link, output) != 0) {
+    if (!o.cublas && output.find("undefined reference to `cublas") != std::string::npos) {
+      fail(output, main_source.filename().string() + " calls cuBLAS: link it as nvcc does, with -lcublas (banklab run "
+                   "-lcublas " + main_source.filename().string() + ")");
+    }
     fail(output, main_source.filename().string() + " does not link (see above" +
                      (sources.size() == 1 ? "; a program of several files: banklab run main.cu other.cu ... -- ARGS" : "") +
                      "; a host library it needs: -l NAME, and -L DIR where it is)");
@@ -402,14 +413,24 @@ CLI::Validator seconds_option() {
 constexpr int kTimeLimitStatus = 124;
 
 // CUDA's runtime and driver libraries named with -l are the emulator itself
-// (dropped); CUDA's math libraries it does not have are refused by name.
-bool link_libraries_usable(std::vector<std::string>& names) {
+// (dropped), -lcublas is the emulator's cuBLAS (compat/cublas_api.h) where
+// this build has OpenBLAS; CUDA's other libraries are refused by name.
+bool link_libraries_usable(RunOptions& o) {
   static const std::set<std::string> runtime = {"cudart", "cudart_static", "cuda", "cudadevrt"};
-  static const std::set<std::string> absent = {"cublas",   "cublasLt", "curand",   "cufft",   "cusparse",
-                                               "cusolver", "nppc",     "nvrtc",    "cudnn",   "nvjpeg"};
+  static const std::set<std::string> absent = {"cublasLt", "curand",   "cufft", "cusparse", "cusolver",
+                                               "nppc",     "nvrtc",    "cudnn", "nvjpeg"};
   std::vector<std::string> kept;
-  for (const std::string& name : names) {
+  for (const std::string& name : o.libraries) {
     if (runtime.count(name) != 0) continue;
+    if (name == "cublas") {
+      if (std::string(BANKLAB_RUN_CUBLAS_LIBRARIES).empty()) {
+        std::cerr << "banklab run: -lcublas: this build of the kit has no cuBLAS, because OpenBLAS was not found when "
+                     "it was configured: install it (apt-get install libopenblas-dev), then configure and build again\n";
+        return false;
+      }
+      o.cublas = true;
+      continue;
+    }
     if (absent.count(name) != 0) {
       std::cerr << "banklab run: -l" << name << ": the CPU emulator has no lib" << name
                 << " (CUDA's libraries run on a GPU only); run the kernels that use it on a GPU, or leave it out and "
@@ -418,7 +439,7 @@ bool link_libraries_usable(std::vector<std::string>& names) {
     }
     kept.push_back(name);
   }
-  names = kept;
+  o.libraries = kept;
   return true;
 }
 
@@ -562,7 +583,8 @@ int main(int argc, char** argv) {
       ->allow_extra_args(false);
   run_command->add_option("-l,--library", o.libraries,
                           "a host library to link the program with, as for nvcc (-lglut, -l m; repeatable); CUDA's "
-                          "runtime (cudart, cuda) is the emulator itself")
+                          "runtime (cudart, cuda) is the emulator itself, and -lcublas its cuBLAS (GEMM, GEMV, geam "
+                          "and the axpy/dot family in float and double, on the CPU)")
       ->allow_extra_args(false);
   run_command->add_option("-L,--library-dir", o.library_dirs,
                           "a folder to search for -l libraries, as for nvcc (repeatable; also searched when the "
@@ -614,7 +636,7 @@ int main(int argc, char** argv) {
     while (arg != rest.end() && *arg != "--" && is_source_file(*arg)) o.sources.push_back(*arg++);
     if (arg != rest.end() && *arg == "--") ++arg;
     o.args.assign(arg, rest.end());
-    if (!link_libraries_usable(o.libraries)) return 2;
+    if (!link_libraries_usable(o)) return 2;
     return run(o);
   }
   return 0;

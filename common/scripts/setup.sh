@@ -13,7 +13,7 @@ case "${1:-}" in
   *) echo "usage: sh common/scripts/setup.sh [--quick | --deps-only]" >&2; exit 2 ;;
 esac
 
-packages="cmake make g++ binutils doctest-dev libboost-context-dev libcli11-dev nlohmann-json3-dev bubblewrap libseccomp-dev libclang-dev libxml2-utils doxygen emscripten chromium slurm-wlm munge fonts-noto-cjk"
+packages="cmake make g++ binutils doctest-dev libboost-context-dev libcli11-dev nlohmann-json3-dev bubblewrap libseccomp-dev libclang-dev libopenblas-dev libxml2-utils doxygen emscripten chromium slurm-wlm munge fonts-noto-cjk"
 missing=""
 for package in $packages; do
   if ! dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed"; then

@@ -401,7 +401,7 @@ TEST_CASE("asynchronous 4-byte copies are priced as an H100's LDGSTS: consecutiv
   CHECK(r.out.find("finding") == std::string::npos);
 }
 
-TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator itself, cuBLAS is refused by name") {
+TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator itself, cuRAND is refused by name") {
   const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/host-library";
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/helper.c") << "int host_helper(int x) { return 3 * x; }\n";
@@ -423,9 +423,31 @@ TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator it
   CHECK(alone.status == 2);
   CHECK(alone.out.find("does not link") != std::string::npos);
   CHECK(alone.out.find("-l NAME, and -L DIR") != std::string::npos);
-  const auto cublas = run_command(banklab_run("-l cublas " + dir + "/uses_lib.cu") + " 2>&1");
-  CHECK(cublas.status == 2);
-  CHECK(cublas.out.find("-lcublas: the CPU emulator has no libcublas") != std::string::npos);
+  const auto curand = run_command(banklab_run("-l curand " + dir + "/uses_lib.cu") + " 2>&1");
+  CHECK(curand.status == 2);
+  CHECK(curand.out.find("-lcurand: the CPU emulator has no libcurand") != std::string::npos);
+}
+
+TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and cuBLAS's rules a program sees") {
+  // The program checks each answer itself (exact values where float holds
+  // them, the tiled kernels within 1e-5) and exits with its count of WRONG.
+  const auto r = run_command(banklab_run("-lcublas " + program("cublas_check.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("0 wrong") != std::string::npos);
+  std::size_t ok = 0;
+  for (std::size_t at = r.out.find(": OK\n"); at != std::string::npos; at = r.out.find(": OK\n", at + 1)) ++ok;
+  CHECK(ok == 23);
+  CHECK(r.out.find("tiled kernel against cublasSgemm (67x53 times 53x45): OK") != std::string::npos);
+  CHECK(r.out.find("cublasIsamax = 6 (1-based; |-8| is the largest): OK") != std::string::npos);
+  CHECK(r.out.find("beta 0 does not read C (NaN in C gives the identity): OK") != std::string::npos);
+  // The kernels are priced as in any program; cuBLAS's own work is not a kernel here.
+  CHECK(r.out.find("1 launch of sgemm_tiled(") != std::string::npos);
+  CHECK(r.out.find("cublas_check.cu:28          491520         0       15360       15360") != std::string::npos);
+  // Without -lcublas the link fails, and says what to add.
+  const auto unlinked = run_command(banklab_run(program("cublas_check.cu")) + " 2>&1");
+  CHECK(unlinked.status == 2);
+  CHECK(unlinked.out.find("cublas_check.cu calls cuBLAS: link it as nvcc does, with -lcublas") != std::string::npos);
 }
 
 TEST_CASE("surface objects: 2D read and write in place with byte columns, clamp and zero boundary modes, and the array flag they need") {
