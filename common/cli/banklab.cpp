@@ -136,13 +136,15 @@ void disassemble_with_nvcc(const std::vector<fs::path>& sources, const std::vect
   if (nvcc.empty()) {
     reason = "nvcc not found (the CUDA Toolkit's compiler)";
   } else if (nvdisasm.empty()) {
-    reason = "nvdisasm not found (the CUDA Toolkit's disassembler; sh common/scripts/setup.sh --deps-only installs "
-             "NVIDIA's nvidia-cuda-nvdisasm from PyPI into the build's cuda-tools/, or install cuda-nvdisasm)";
+    reason =
+        "nvdisasm not found (the CUDA Toolkit's disassembler; sh common/scripts/setup.sh --deps-only installs "
+        "NVIDIA's nvidia-cuda-nvdisasm from PyPI into the build's cuda-tools/, or install cuda-nvdisasm)";
   }
   for (std::size_t i = 0; reason.empty() && i < sources.size(); ++i) {
     if (sources[i].extension() != ".cu") continue;  // host code: nothing for nvcc to disassemble
     const std::string cubin = (dir / ("program" + std::to_string(i) + ".cubin")).string();
-    std::vector<std::string> compile = {nvcc, "-cubin", "-arch=sm_90", "-lineinfo", "-I" + sources[i].parent_path().string()};
+    std::vector<std::string> compile = {nvcc, "-cubin", "-arch=sm_90", "-lineinfo",
+                                        "-I" + sources[i].parent_path().string()};
     compile.insert(compile.end(), user_flags.begin(), user_flags.end());
     compile.insert(compile.end(), {"-o", cubin, sources[i].string()});
     std::string output;
@@ -163,8 +165,8 @@ void disassemble_with_nvcc(const std::vector<fs::path>& sources, const std::vect
     std::ofstream(dir / "nvcc.sass") << sass;
     // Which tools made it, for the report: nvdisasm may be a newer release
     // than nvcc (PyPI has no nvdisasm for every nvcc); it reads older cubins.
-    std::ofstream(dir / "nvcc.sass.tools") << "nvcc " << tool_release(nvcc) << ", nvdisasm " << tool_release(nvdisasm)
-                                           << " (" << nvdisasm << ")";
+    std::ofstream(dir / "nvcc.sass.tools")
+        << "nvcc " << tool_release(nvcc) << ", nvdisasm " << tool_release(nvdisasm) << " (" << nvdisasm << ")";
   } else {
     std::ofstream(dir / "nvcc.sass.missing") << reason;
   }
@@ -283,13 +285,13 @@ fs::path build(const RunOptions& o) {
     const std::vector<std::string>& file_flags = cuda_file ? flags : compile_flags;  // with or without -include
     preprocess.insert(preprocess.end(), file_flags.begin(), file_flags.end());
     if (cuda_file) {
-      preprocess.insert(preprocess.end(),
-                        {"-D__CUDACC__", "-D__NVCC__", "-include", "banklab/cuda_launch.hpp"});
+      preprocess.insert(preprocess.end(), {"-D__CUDACC__", "-D__NVCC__", "-include", "banklab/cuda_launch.hpp"});
     }
     preprocess.insert(preprocess.end(), {"-x", "c++", sources[i].string(), "-o", preprocessed.string()});
     std::string output;
     if (run_step(preprocess, output) != 0) {
-      fail(output, sources[i].filename().string() + " does not build for the CPU emulator (the messages above name the line)");
+      fail(output,
+           sources[i].filename().string() + " does not build for the CPU emulator (the messages above name the line)");
     }
     const std::string text = read_file(preprocessed);
     banklab::cli::Rewritten rewritten;
@@ -339,9 +341,9 @@ fs::path build(const RunOptions& o) {
     return final_executable;
   }
   std::cerr << "banklab run: building " << main_source.filename().string()
-            << (sources.size() > 1 ? " and " + std::to_string(sources.size() - 1) + " more file" +
-                                         (sources.size() > 2 ? "s" : "")
-                                   : "")
+            << (sources.size() > 1
+                    ? " and " + std::to_string(sources.size() - 1) + " more file" + (sources.size() > 2 ? "s" : "")
+                    : "")
             << " for the CPU emulator (" << launches << " kernel launch" << (launches == 1 ? "" : "es") << ")\n";
   std::vector<std::string> objects;
   for (const auto& unit : units) {
@@ -360,7 +362,8 @@ fs::path build(const RunOptions& o) {
   std::vector<std::string> shared = {"sh", BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT, (dir / "dynamic_shared.cpp").string()};
   shared.insert(shared.end(), objects.begin(), objects.end());
   for (const auto& step : std::vector<std::vector<std::string>>{
-           shared, {BANKLAB_RUN_CXX, "-c", (dir / "dynamic_shared.cpp").string(), "-o", (dir / "dynamic_shared.o").string()}}) {
+           shared,
+           {BANKLAB_RUN_CXX, "-c", (dir / "dynamic_shared.cpp").string(), "-o", (dir / "dynamic_shared.o").string()}}) {
     std::string output;
     if (run_step(step, output) != 0) fail(output, "the dynamic shared memory of the program could not be defined");
   }
@@ -374,12 +377,15 @@ fs::path build(const RunOptions& o) {
   std::string output;
   if (run_step(link, output) != 0) {
     if (!o.cublas && output.find("undefined reference to `cublas") != std::string::npos) {
-      fail(output, main_source.filename().string() + " calls cuBLAS: link it as nvcc does, with -lcublas (banklab run "
-                   "-lcublas " + main_source.filename().string() + ")");
+      fail(output, main_source.filename().string() +
+                       " calls cuBLAS: link it as nvcc does, with -lcublas (banklab run "
+                       "-lcublas " +
+                       main_source.filename().string() + ")");
     }
-    fail(output, main_source.filename().string() + " does not link (see above" +
-                     (sources.size() == 1 ? "; a program of several files: banklab run main.cu other.cu ... -- ARGS" : "") +
-                     "; a host library it needs: -l NAME, and -L DIR where it is)");
+    fail(output,
+         main_source.filename().string() + " does not link (see above" +
+             (sources.size() == 1 ? "; a program of several files: banklab run main.cu other.cu ... -- ARGS" : "") +
+             "; a host library it needs: -l NAME, and -L DIR where it is)");
   }
   disassemble_with_nvcc(sources, user_flags, dir);
   std::ofstream(dir / "launches.txt") << launches << "\n";  // for run()'s verdict on a run without launches
@@ -417,15 +423,16 @@ constexpr int kTimeLimitStatus = 124;
 // this build has OpenBLAS; CUDA's other libraries are refused by name.
 bool link_libraries_usable(RunOptions& o) {
   static const std::set<std::string> runtime = {"cudart", "cudart_static", "cuda", "cudadevrt"};
-  static const std::set<std::string> absent = {"cublasLt", "curand",   "cufft", "cusparse", "cusolver",
-                                               "nppc",     "nvrtc",    "cudnn", "nvjpeg"};
+  static const std::set<std::string> absent = {"cublasLt", "curand", "cufft", "cusparse", "cusolver",
+                                               "nppc",     "nvrtc",  "cudnn", "nvjpeg"};
   std::vector<std::string> kept;
   for (const std::string& name : o.libraries) {
     if (runtime.count(name) != 0) continue;
     if (name == "cublas") {
       if (std::string(BANKLAB_RUN_CUBLAS_LIBRARIES).empty()) {
-        std::cerr << "banklab run: -lcublas: this build of the kit has no cuBLAS, because OpenBLAS was not found when "
-                     "it was configured: install it (apt-get install libopenblas-dev), then configure and build again\n";
+        std::cerr
+            << "banklab run: -lcublas: this build of the kit has no cuBLAS, because OpenBLAS was not found when "
+               "it was configured: install it (apt-get install libopenblas-dev), then configure and build again\n";
         return false;
       }
       o.cublas = true;
@@ -530,15 +537,16 @@ int run(const RunOptions& o) {
     return kTimeLimitStatus;
   }
   if (status_value("stopped") > 0) {
-    std::cerr << "banklab run: " << status_value("stopped") << " launch" << (status_value("stopped") == 1 ? " was" : "es were")
-              << " stopped at the time limit of " << limit.str()
+    std::cerr << "banklab run: " << status_value("stopped") << " launch"
+              << (status_value("stopped") == 1 ? " was" : "es were") << " stopped at the time limit of " << limit.str()
               << " s (the report names the kernel and its line): an endless loop, or more work than the emulator does "
                  "in that time? raise --time-limit\n";
     return kTimeLimitStatus;
   }
   if (WIFSIGNALED(status)) {
-    std::cerr << "banklab run: the program was killed by signal " << WTERMSIG(status) << " (" << strsignal(WTERMSIG(status))
-              << ")" << (report.empty() ? " before it could write its report (a crash in host code?)" : "") << "\n";
+    std::cerr << "banklab run: the program was killed by signal " << WTERMSIG(status) << " ("
+              << strsignal(WTERMSIG(status)) << ")"
+              << (report.empty() ? " before it could write its report (a crash in host code?)" : "") << "\n";
     return 128 + WTERMSIG(status);
   }
   const int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
@@ -575,33 +583,40 @@ int main(int argc, char** argv) {
       "its shared-memory instructions, wavefronts, ideal wavefronts and bank conflicts (as Nsight Compute's source "
       "view counts them on an H200), with races, uninitialised reads and out-of-bounds accesses. Options go before "
       "the program; everything after it is the program's.");
-  run_command->add_option("-I,--include-dir", o.include_dirs,
-                          "a folder to search for #include files, as for nvcc (repeatable; the program's own folder "
-                          "is searched already)")
+  run_command
+      ->add_option("-I,--include-dir", o.include_dirs,
+                   "a folder to search for #include files, as for nvcc (repeatable; the program's own folder "
+                   "is searched already)")
       ->allow_extra_args(false);
   run_command->add_option("-D,--define", o.defines, "a macro NAME or NAME=VALUE, as for nvcc (repeatable)")
       ->allow_extra_args(false);
-  run_command->add_option("-l,--library", o.libraries,
-                          "a host library to link the program with, as for nvcc (-lglut, -l m; repeatable); CUDA's "
-                          "runtime (cudart, cuda) is the emulator itself, and -lcublas its cuBLAS (GEMM, GEMV, geam "
-                          "and the axpy/dot family in float and double, on the CPU)")
+  run_command
+      ->add_option("-l,--library", o.libraries,
+                   "a host library to link the program with, as for nvcc (-lglut, -l m; repeatable); CUDA's "
+                   "runtime (cudart, cuda) is the emulator itself, and -lcublas its cuBLAS (GEMM, GEMV, geam "
+                   "and the axpy/dot family in float and double, on the CPU)")
       ->allow_extra_args(false);
-  run_command->add_option("-L,--library-dir", o.library_dirs,
-                          "a folder to search for -l libraries, as for nvcc (repeatable; also searched when the "
-                          "program runs)")
+  run_command
+      ->add_option("-L,--library-dir", o.library_dirs,
+                   "a folder to search for -l libraries, as for nvcc (repeatable; also searched when the "
+                   "program runs)")
       ->allow_extra_args(false);
-  run_command->add_option("--kernel", o.kernel, "trace only kernels whose name contains NAME (the others run, untraced)");
-  run_command->add_option("--blocks", o.blocks,
-                          "trace at most N blocks of each launch, spread over the grid (big launches); every block "
-                          "still runs")
+  run_command->add_option("--kernel", o.kernel,
+                          "trace only kernels whose name contains NAME (the others run, untraced)");
+  run_command
+      ->add_option("--blocks", o.blocks,
+                   "trace at most N blocks of each launch, spread over the grid (big launches); every block "
+                   "still runs")
       ->check(CLI::PositiveNumber);
-  run_command->add_option("--jobs,-j", o.jobs,
-                          "run the blocks of a launch on N cores at once (default: every core); the report is the "
-                          "same for any N")
+  run_command
+      ->add_option("--jobs,-j", o.jobs,
+                   "run the blocks of a launch on N cores at once (default: every core); the report is the "
+                   "same for any N")
       ->check(CLI::Range(1u, 1024u));
-  run_command->add_option("--time-limit", o.time_limit,
-                          "seconds the whole program may run, host code included; a launch still running then is "
-                          "stopped at its line (default 60, at most 86400; exit status 124 when stopped)")
+  run_command
+      ->add_option("--time-limit", o.time_limit,
+                   "seconds the whole program may run, host code included; a launch still running then is "
+                   "stopped at its line (default 60, at most 86400; exit status 124 when stopped)")
       ->check(seconds_option());
   run_command
       ->add_option("--format", o.format,

@@ -19,7 +19,8 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
   emulator_args.insert(emulator_args.end(), sass.begin(), sass.end());
   const RunnerAnswer& emulated = ctx.cpu(emulator_args);
   if (!emulated.ok) return Outcome::skip("no emulator prediction: " + emulated.error);
-  if (!emulated.data.contains("runs") || emulated.data["runs"].empty() || !emulated.data["runs"][0].contains("report")) {
+  if (!emulated.data.contains("runs") || emulated.data["runs"].empty() ||
+      !emulated.data["runs"][0].contains("report")) {
     return Outcome::skip("no emulator prediction: the emulator runner gave no report of " + label);
   }
   const nlohmann::json& report = emulated.data["runs"][0]["report"];
@@ -59,8 +60,7 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
       out << "; shared atomic wavefronts " << measured[2] << " vs " << predicted.atomics;
   } else {
     // The source view counts a shared atomic as a store.
-    out << "; shared store and atomic wavefronts " << measured[1] << " + " << measured[2] << " vs "
-        << predicted.stores;
+    out << "; shared store and atomic wavefronts " << measured[1] << " + " << measured[2] << " vs " << predicted.stores;
     same = same && measured[1] + measured[2] == predicted.stores;
   }
   if (predicted.as_compiled) {
@@ -72,9 +72,8 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
       out << ", the same as the source view)";
     }
   } else {
-    out << " (as written: nvcc's code was not priced, " << (sass.empty() ? ctx.nvcc_sass_problem()
-                                                                          : "the emulator found no " + kernel +
-                                                                                " in it")
+    out << " (as written: nvcc's code was not priced, "
+        << (sass.empty() ? ctx.nvcc_sass_problem() : "the emulator found no " + kernel + " in it")
         << "; where nvcc merges or removes shared accesses, Nsight Compute counts differently)";
   }
   return same ? Outcome::pass(out.str()) : Outcome::fail(out.str());

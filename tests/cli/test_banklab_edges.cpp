@@ -9,11 +9,13 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -90,8 +92,8 @@ TEST_CASE("a kernel launched with two shapes has each named with its launches, i
 TEST_CASE("--time-limit that is not a number of seconds is refused with its range, not a 309-digit number") {
   for (const char* limit : {"1e20", "nan", "inf", "-1", "0", "soon"}) {
     INFO("--time-limit " << limit);
-    const auto r = run_command(banklab_run(std::string("--time-limit ") + limit + " " + program("transpose.cu")) +
-                               " 2>&1");
+    const auto r =
+        run_command(banklab_run(std::string("--time-limit ") + limit + " " + program("transpose.cu")) + " 2>&1");
     CHECK(r.status != 0);
     CHECK(r.out.find("is not a number of seconds from 0.001 to 86400") != std::string::npos);
     CHECK(r.out.find("179769") == std::string::npos);  // the largest double, written out
@@ -129,8 +131,9 @@ TEST_CASE("cudaFuncGetAttributes gives the static shared memory and the dynamic 
   CHECK(r.out.find("big_dynamic with 64 KiB: right\n") != std::string::npos);
 }
 
-TEST_CASE("a by-value kernel parameter is copied on the host once per launch, never per thread: a lock whose "
-          "destructor frees its memory stays usable by every block") {
+TEST_CASE(
+    "a by-value kernel parameter is copied on the host once per launch, never per thread: a lock whose "
+    "destructor frees its memory stays usable by every block") {
   const auto r = run_command(banklab_run(program("by_value_params.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.status == 0);
@@ -145,8 +148,9 @@ TEST_CASE("a by-value kernel parameter is copied on the host once per launch, ne
   CHECK(r.out.find("out-of-bounds") == std::string::npos);
 }
 
-TEST_CASE("a kernel that calls the runtime's host API (cudaFree) is stopped at that line with a finding, and the "
-          "memory is not freed") {
+TEST_CASE(
+    "a kernel that calls the runtime's host API (cudaFree) is stopped at that line with a finding, and the "
+    "memory is not freed") {
   const auto r = run_command(banklab_run(program("host_call_in_kernel.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.out.find("crash at host_call_in_kernel.cu:15: kernel stopped: cudaFree called from device code, where the "
@@ -158,8 +162,9 @@ TEST_CASE("a kernel that calls the runtime's host API (cudaFree) is stopped at t
   CHECK(r.out.find("1 launch of free_from_device(Scratch): 1 block, the launch stopped early") != std::string::npos);
 }
 
-TEST_CASE("every device function the emulator provides gives what an H100 gives, on inputs at their edges, line "
-          "for line (tests/data/gpu/h100_semantics/semantics.txt)") {
+TEST_CASE(
+    "every device function the emulator provides gives what an H100 gives, on inputs at their edges, line "
+    "for line (tests/data/gpu/h100_semantics/semantics.txt)") {
   const auto r = run_command(banklab_run(program("semantics.cu")) + " 2>/dev/null");
   REQUIRE(r.status == 0);
   std::ifstream file(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_semantics/semantics.txt");
@@ -214,8 +219,9 @@ std::vector<std::string> csv_record(const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("--format csv has a row per kernel and line with the JSON report's counts, kernel names with commas "
-          "quoted, and the program's output on stderr") {
+TEST_CASE(
+    "--format csv has a row per kernel and line with the JSON report's counts, kernel names with commas "
+    "quoted, and the program's output on stderr") {
   // Four kernels: three without a shared access (one row each, no line), one with.
   const std::string args = program("semantics.cu") + " 2>/dev/null";
   const auto csv = run_command(banklab_run("--format csv " + args));
@@ -265,7 +271,8 @@ TEST_CASE("--format csv has a row per kernel and line with the JSON report's cou
   }
   CHECK(report["kernels"].size() == 4);
   // A comma in the name, read back whole.
-  CHECK(std::any_of(rows.begin(), rows.end(), [](const auto& r) { return r[0] == "atomics(AtomicCells*, unsigned long long*)"; }));
+  CHECK(std::any_of(rows.begin(), rows.end(),
+                    [](const auto& r) { return r[0] == "atomics(AtomicCells*, unsigned long long*)"; }));
 }
 
 namespace {
@@ -289,8 +296,9 @@ std::vector<float> floats_of(const std::string& line) {
 
 }  // namespace
 
-TEST_CASE("texture objects fetch what a GPU fetches: arrays, pitched and linear memory, point and linear filtering, "
-          "every address mode, normalized coordinates and reads (tests/data/gpu/h200_textures/textures.txt)") {
+TEST_CASE(
+    "texture objects fetch what a GPU fetches: arrays, pitched and linear memory, point and linear filtering, "
+    "every address mode, normalized coordinates and reads (tests/data/gpu/h200_textures/textures.txt)") {
   const auto r = run_command(banklab_run(program("textures.cu")) + " 2>/dev/null");
   REQUIRE(r.status == 0);
   std::ifstream file(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h200_textures/textures.txt");
@@ -356,7 +364,8 @@ TEST_CASE("a pipeline captured into a CUDA graph is recorded, not run, and each 
   CHECK(r.out.find("3 launches of reverse_blocks(float*): 12 blocks, all traced") != std::string::npos);
 }
 
-TEST_CASE("asynchronous copies into shared memory: the three CUDA forms fill a GEMM's tiles, each copy priced at its line") {
+TEST_CASE(
+    "asynchronous copies into shared memory: the three CUDA forms fill a GEMM's tiles, each copy priced at its line") {
   const auto r = run_command(banklab_run(program("async_copy_gemm.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.status == 0);
@@ -365,13 +374,16 @@ TEST_CASE("asynchronous copies into shared memory: the three CUDA forms fill a G
   CHECK(r.out.find("cooperative_groups::memcpy_async and cuda::barrier: OK (0 wrong)") != std::string::npos);
   // Each thread's 16-byte copy: 8 lanes cover a 128-byte row, one wavefront a quarter-warp
   // (64 warp instructions of 4 blocks, 2 tiles each, 4 wavefronts each).
-  CHECK(r.out.find("async_copy_gemm.cu:37            0      2048          64         256       256         0       4") !=
-        std::string::npos);
-  CHECK(r.out.find("async_copy_gemm.cu:69            0      2048          64         256       256         0       4") !=
-        std::string::npos);
+  CHECK(
+      r.out.find("async_copy_gemm.cu:37            0      2048          64         256       256         0       4") !=
+      std::string::npos);
+  CHECK(
+      r.out.find("async_copy_gemm.cu:69            0      2048          64         256       256         0       4") !=
+      std::string::npos);
   // A row of 8 units copied by the block: threads 0-7 store it, one wavefront per row.
-  CHECK(r.out.find("async_copy_gemm.cu:96            0      2048         256         256       256         0       1") !=
-        std::string::npos);
+  CHECK(
+      r.out.find("async_copy_gemm.cu:96            0      2048         256         256       256         0       1") !=
+      std::string::npos);
   // nvcc's code read through its inlining (the copy is inlined from CUDA's headers, the
   // three never-run `@!PT LDS` before it left out): what Nsight Compute shows of it.
   if (run_command("command -v nvcc >/dev/null || test -x /usr/local/cuda/bin/nvcc").status != 0) {
@@ -387,16 +399,21 @@ TEST_CASE("asynchronous copies into shared memory: the three CUDA forms fill a G
         std::string::npos);
 }
 
-TEST_CASE("asynchronous 4-byte copies are priced as an H100's LDGSTS: consecutive words 1 wavefront, a stride of 32 words 32") {
+TEST_CASE(
+    "asynchronous 4-byte copies are priced as an H100's LDGSTS: consecutive words 1 wavefront, a stride of 32 words "
+    "32") {
   const auto r = run_command(banklab_run(program("async_copy_patterns.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.status == 0);
   CHECK(r.out.find("copies: OK (0 wrong)") != std::string::npos);
-  CHECK(r.out.find("async_copy_patterns.cu:14           0        32           1           1         1         0       1") !=
+  CHECK(r.out.find(
+            "async_copy_patterns.cu:14           0        32           1           1         1         0       1") !=
         std::string::npos);
-  CHECK(r.out.find("async_copy_patterns.cu:15           0        32           1          32         1        31      32") !=
+  CHECK(r.out.find(
+            "async_copy_patterns.cu:15           0        32           1          32         1        31      32") !=
         std::string::npos);
-  CHECK(r.out.find("async_copy_patterns.cu:19           0         1           1           1         1         0       1") !=
+  CHECK(r.out.find(
+            "async_copy_patterns.cu:19           0         1           1           1         1         0       1") !=
         std::string::npos);
   CHECK(r.out.find("finding") == std::string::npos);
 }
@@ -428,6 +445,30 @@ TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator it
   CHECK(curand.out.find("-lcurand: the CPU emulator has no libcurand") != std::string::npos);
 }
 
+TEST_CASE("CUB, Thrust and cuRAND stop the build naming the library and what to do instead") {
+  const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/cuda-libraries";
+  std::filesystem::create_directories(dir);
+  const std::vector<std::array<std::string, 3>> cases = {
+      {"cub/block/block_reduce.cuh", "is CUB, which the BankLab CPU emulator does not run",
+       "write the step with __shared__ memory and __syncthreads()"},
+      {"cub/block/block_radix_sort.cuh", "is CUB", "cub::BlockReduce: a tree reduction"},
+      {"thrust/device_vector.h", "is Thrust", "use cudaMalloc, cudaMemcpy and your own kernels"},
+      {"curand_kernel.h", "is cuRAND", "fill the inputs on the host"},
+      {"cublas.h", "is not provided by the BankLab CPU emulator: its cuBLAS is the v2 API, <cublas_v2.h>",
+       "banklab run -lcublas"}};
+  for (const auto& [header, what, instead] : cases) {
+    INFO(header);
+    const std::string file = dir + "/uses_" + std::to_string(std::hash<std::string>{}(header) % 100000) + ".cu";
+    std::ofstream(file) << "#include <" << header << ">\nint main() { return 0; }\n";
+    const auto r = run_command(banklab_run(file) + " 2>&1");
+    INFO(r.out);
+    CHECK(r.status == 2);
+    CHECK(r.out.find("<" + header + "> " + what) != std::string::npos);
+    CHECK(r.out.find(instead) != std::string::npos);
+    CHECK(r.out.find("does not build for the CPU emulator") != std::string::npos);
+  }
+}
+
 TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and cuBLAS's rules a program sees") {
   // The program checks each answer itself (exact values where float holds
   // them, the tiled kernels within 1e-5) and exits with its count of WRONG.
@@ -450,7 +491,9 @@ TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and c
   CHECK(unlinked.out.find("cublas_check.cu calls cuBLAS: link it as nvcc does, with -lcublas") != std::string::npos);
 }
 
-TEST_CASE("surface objects: 2D read and write in place with byte columns, clamp and zero boundary modes, and the array flag they need") {
+TEST_CASE(
+    "surface objects: 2D read and write in place with byte columns, clamp and zero boundary modes, and the array flag "
+    "they need") {
   const auto r = run_command(banklab_run(program("surfaces.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.status == 0);
@@ -465,7 +508,8 @@ TEST_CASE("surface objects: 2D read and write in place with byte columns, clamp 
   const auto trap = run_command(banklab_run(program("surfaces.cu") + " -- trap") + " 2>&1");
   INFO(trap.out);
   CHECK(trap.out.find("past the end, trap mode: cudaSuccess") == std::string::npos);
-  CHECK(trap.out.find("crash at surfaces.cu:34: kernel stopped: a surface access outside its array") != std::string::npos);
+  CHECK(trap.out.find("crash at surfaces.cu:34: kernel stopped: a surface access outside its array") !=
+        std::string::npos);
   CHECK(trap.out.find("past the end, trap mode: cudaErrorLaunchFailure") != std::string::npos);
   CHECK(trap.out.find("a surface access outside its array with cudaBoundaryModeTrap") != std::string::npos);
 }

@@ -90,7 +90,9 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 #if BANKLAB_TEST_HAVE_NVCC
 
-TEST_CASE("stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x', 1.21x passes, and 1.82x the reference fails 'at most 1.8x', 1.67x passes") {
+TEST_CASE(
+    "stage 3 on a GPU: 1.19x over the conflicted tile fails 'at least 1.2x', 1.21x passes, and 1.82x the reference "
+    "fails 'at most 1.8x', 1.67x passes") {
   const std::string faster = "at least 1.2x faster than the conflicted tile";
   const std::string near = "at most 1.8x the reference solution's time";
   // {student, conflicted, solution} in ms.
@@ -151,7 +153,9 @@ case "$task" in
   ~FakeNcu() { setenv("PATH", old_path.c_str(), 1); }
 };
 
-TEST_CASE("stage 3 on a GPU: the Nsight Compute check compares with nvcc's code, where nvcc merges four reads into one LDS.128") {
+TEST_CASE(
+    "stage 3 on a GPU: the Nsight Compute check compares with nvcc's code, where nvcc merges four reads into one "
+    "LDS.128") {
   const std::string check = "Nsight Compute shared wavefronts match the emulator";
   const std::string file = std::string(BANKLAB_SOURCE_DIR) + "/tests/grader/lab03/nvcc/merged_row_reads.cu";
   const std::string times = "#define FAKE_TRANSPOSE_MS {1.0, 1.5, 0.9}\n";
@@ -163,8 +167,9 @@ TEST_CASE("stage 3 on a GPU: the Nsight Compute check compares with nvcc's code,
     const std::string out = check_output(compiled, check);
     CHECK(has(out, "Nsight Compute 2048 vs emulator 2048; shared store wavefronts 2048 vs 2048"));
     CHECK(has(out, "as written: 8192 and 2048"));
-    CHECK(has(out, "merged_row_reads.cu:71: 6144 wavefronts as written, 2048 as nvcc compiled it (1536 warp "
-                   "instructions merged into 16-byte accesses)"));
+    CHECK(has(out,
+              "merged_row_reads.cu:71: 6144 wavefronts as written, 2048 as nvcc compiled it (1536 warp "
+              "instructions merged into 16-byte accesses)"));
   }
   {
     // What the source view counts (four 4-way reads) is not what the GPU issues.
@@ -175,7 +180,9 @@ TEST_CASE("stage 3 on a GPU: the Nsight Compute check compares with nvcc's code,
   }
 }
 
-TEST_CASE("stage 4 on a GPU: 1.5x over the conflicted tile, 1.10x the padded tile and 2.0x over unswizzled chunks, each tried on both sides") {
+TEST_CASE(
+    "stage 4 on a GPU: 1.5x over the conflicted tile, 1.10x the padded tile and 2.0x over unswizzled chunks, each "
+    "tried on both sides") {
   const std::string faster = "transpose_swizzled at least 1.5x faster than the conflicted tile";
   const std::string padded = "transpose_swizzled within 10% of the padded tile (stage 3)";
   const std::string chunks = "chunk_transpose_swizzled at least 2x faster than the unswizzled chunks";
@@ -230,25 +237,29 @@ std::string fake_cycles(double store_factor, int off_index = -1, double off_fact
 
 }  // namespace
 
-TEST_CASE("stage 5 on a GPU: each kernel's speed-up limit tried on both sides, and the cycle probe grades the loads and only reports the stores") {
+TEST_CASE(
+    "stage 5 on a GPU: each kernel's speed-up limit tried on both sides, and the cycle probe grades the loads and only "
+    "reports the stores") {
   const std::string poly = "poly_eval at least 1.5x faster than its conflicted version";
   const std::string dbl = "transpose_double at least 1.2x faster than its conflicted version";
   const std::string half = "transpose_half at least 1.5x faster than its conflicted version";
   const std::string quads = "sum_quads at least 1.5x faster than its conflicted version";
   const std::string probe = "the cycle probe measures each prediction pattern's pipeline passes (loads)";
   // {student, conflicted, solution} in ms; the stores 8% over their passes, as 16-byte stores are on the H200.
-  const auto below = grade_on_fake_gpu(5, "below",
-                                       "#define FAKE_POLY_MS {1.0, 1.49, 0.9}\n#define FAKE_DOUBLE_MS {1.0, 1.19, 0.9}\n"
-                                       "#define FAKE_HALF_MS {1.0, 1.49, 0.9}\n#define FAKE_QUADS_MS {1.0, 1.49, 0.9}\n" +
-                                           fake_cycles(1.08));
+  const auto below =
+      grade_on_fake_gpu(5, "below",
+                        "#define FAKE_POLY_MS {1.0, 1.49, 0.9}\n#define FAKE_DOUBLE_MS {1.0, 1.19, 0.9}\n"
+                        "#define FAKE_HALF_MS {1.0, 1.49, 0.9}\n#define FAKE_QUADS_MS {1.0, 1.49, 0.9}\n" +
+                            fake_cycles(1.08));
   CHECK(status_of(below, "poly_eval is correct on 1,127,128,1000 and random sizes") == "pass");  // host outputs
   CHECK(status_of(below, "transpose_half is correct on 64x64,1x1,63x65,65x63,130x70 and random sizes") == "pass");
   for (const std::string& check : {poly, dbl, half, quads}) {
     INFO(check);
     CHECK(status_of(below, check) == "fail");
   }
-  CHECK(has(check_output(below, dbl), "median of 20 runs: yours 1.000 ms, conflicted reference 1.190 ms, reference "
-                                      "solution 0.900 ms\nspeed-up = 1.190, expected at least 1.200"));
+  CHECK(has(check_output(below, dbl),
+            "median of 20 runs: yours 1.000 ms, conflicted reference 1.190 ms, reference "
+            "solution 0.900 ms\nspeed-up = 1.190, expected at least 1.200"));
   CHECK(has(check_output(below, poly), "speed-up = 1.490, expected at least 1.500"));
   CHECK(status_of(below, probe) == "pass");
   CHECK(score_of(below, probe) == 2);
@@ -258,10 +269,11 @@ TEST_CASE("stage 5 on a GPU: each kernel's speed-up limit tried on both sides, a
   CHECK(!has(measured, "DIFFERS"));
 
   // One load pattern 10% over its passes fails the probe; the speed-ups just above their limits pass.
-  const auto above = grade_on_fake_gpu(5, "above",
-                                       "#define FAKE_POLY_MS {1.0, 1.51, 0.9}\n#define FAKE_DOUBLE_MS {1.0, 1.21, 0.9}\n"
-                                       "#define FAKE_HALF_MS {1.0, 1.51, 0.9}\n#define FAKE_QUADS_MS {1.0, 1.51, 0.9}\n" +
-                                           fake_cycles(1.0, 5, 1.1));
+  const auto above =
+      grade_on_fake_gpu(5, "above",
+                        "#define FAKE_POLY_MS {1.0, 1.51, 0.9}\n#define FAKE_DOUBLE_MS {1.0, 1.21, 0.9}\n"
+                        "#define FAKE_HALF_MS {1.0, 1.51, 0.9}\n#define FAKE_QUADS_MS {1.0, 1.51, 0.9}\n" +
+                            fake_cycles(1.0, 5, 1.1));
   for (const std::string& check : {poly, dbl, half, quads}) {
     INFO(check);
     CHECK(status_of(above, check) == "pass");
@@ -271,7 +283,9 @@ TEST_CASE("stage 5 on a GPU: each kernel's speed-up limit tried on both sides, a
   CHECK(has(check_output(above, probe), "expected: every load pattern's cycles equal to its pipeline passes"));
 }
 
-TEST_CASE("stage 6 on a GPU: each kernel's limit against the shipped kernel tried on both sides, and the diagnosis read from the GPU runner") {
+TEST_CASE(
+    "stage 6 on a GPU: each kernel's limit against the shipped kernel tried on both sides, and the diagnosis read from "
+    "the GPU runner") {
   const std::string reduce = "reduce_sum no more than 5% slower than the shipped kernel";
   const std::string scan = "scan_segments at least 1.5x faster than the shipped kernel";
   const std::string gemm = "gemm_tiled at least 1.2x faster than the shipped kernel";
@@ -280,16 +294,19 @@ TEST_CASE("stage 6 on a GPU: each kernel's limit against the shipped kernel trie
   // {student, conflicted} in ms, per kernel: just below each limit, then just above.
   const auto below = grade_on_fake_gpu(
       6, "below", "#define FAKE_STAGE6_MS {{1.0, 0.94}, {1.0, 1.49}, {1.0, 1.19}, {1.0, 0.94}, {1.0, 1.09}}\n");
-  CHECK(status_of(below, "scan_segments is correct on 1,511,512,1000,9000 and random sizes") == "pass");  // host outputs
+  CHECK(status_of(below, "scan_segments is correct on 1,511,512,1000,9000 and random sizes") ==
+        "pass");  // host outputs
   for (const std::string& check : {reduce, scan, gemm, histogram, stencil}) {
     INFO(check);
     CHECK(status_of(below, check) == "fail");
   }
-  CHECK(has(check_output(below, reduce), "median of 20 runs: yours 1.000 ms, the shipped kernel (original.cu) 0.940 ms\n"
-                                         "speed-up = 0.940, expected at least 0.950"));
+  CHECK(has(check_output(below, reduce),
+            "median of 20 runs: yours 1.000 ms, the shipped kernel (original.cu) 0.940 ms\n"
+            "speed-up = 0.940, expected at least 0.950"));
   CHECK(has(check_output(below, stencil), "speed-up = 1.090, expected at least 1.100"));
   // The diagnosis comes from the GPU runner's answer on this backend: the reference's passes.
-  CHECK(status_of(below, "diagnosis of scan_segments: every conflicted line with its worst degree and cause") == "pass");
+  CHECK(status_of(below, "diagnosis of scan_segments: every conflicted line with its worst degree and cause") ==
+        "pass");
   const auto above = grade_on_fake_gpu(
       6, "above", "#define FAKE_STAGE6_MS {{1.0, 0.96}, {1.0, 1.51}, {1.0, 1.21}, {1.0, 0.96}, {1.0, 1.11}}\n");
   for (const std::string& check : {reduce, scan, gemm, histogram, stencil}) {
@@ -298,7 +315,9 @@ TEST_CASE("stage 6 on a GPU: each kernel's limit against the shipped kernel trie
   }
 }
 
-TEST_CASE("stage 6 on a GPU: Nsight Compute against the emulator for all five kernels, shared atomics compared in their own column") {
+TEST_CASE(
+    "stage 6 on a GPU: Nsight Compute against the emulator for all five kernels, shared atomics compared in their own "
+    "column") {
   const std::string check = "Nsight Compute shared wavefronts match the emulator (all five kernels)";
   const std::string times = "#define FAKE_STAGE6_MS {{1.0, 1.0}, {1.0, 2.0}, {1.0, 2.0}, {1.0, 1.0}, {1.0, 2.0}}\n";
   const std::vector<std::array<std::string, 2>> kernels = {
@@ -319,8 +338,9 @@ TEST_CASE("stage 6 on a GPU: Nsight Compute against the emulator for all five ke
     out = check_output(none, check);
   }
   INFO(out);
-  const std::regex line(R"((\w+) \S+: shared load wavefronts, Nsight Compute 0 vs emulator (\d+); shared store )"
-                        R"(wavefronts 0 vs (\d+)(; shared atomic wavefronts 0 vs (\d+))? \(the emulator priced nvcc's)");
+  const std::regex line(
+      R"((\w+) \S+: shared load wavefronts, Nsight Compute 0 vs emulator (\d+); shared store )"
+      R"(wavefronts 0 vs (\d+)(; shared atomic wavefronts 0 vs (\d+))? \(the emulator priced nvcc's)");
   for (const auto& k : kernels) {
     const std::string name = k[1].substr(0, k[1].find('('));
     bool found = false;

@@ -114,8 +114,7 @@ struct Blas<double> {
 };
 
 template <typename T>
-cublasStatus_t axpy(const char* name, cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y,
-                    int incy) {
+cublasStatus_t axpy(const char* name, cublasHandle_t h, int n, const T* alpha, const T* x, int incx, T* y, int incy) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   T a{};
@@ -134,8 +133,7 @@ cublasStatus_t reduction(const char* name, cublasHandle_t h, int n, int incx, T*
 }
 
 template <typename T>
-cublasStatus_t dot(const char* name, cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy,
-                   T* result) {
+cublasStatus_t dot(const char* name, cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy, T* result) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (result == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
@@ -213,8 +211,8 @@ cublasStatus_t gemv(const char* name, cublasHandle_t h, cublasOperation_t trans,
 }
 
 template <typename T>
-cublasStatus_t ger(const char* name, cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx,
-                   const T* y, int incy, T* a, int lda) {
+cublasStatus_t ger(const char* name, cublasHandle_t h, int m, int n, const T* alpha, const T* x, int incx, const T* y,
+                   int incy, T* a, int lda) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (m < 0 || n < 0 || incx == 0 || incy == 0 || lda < std::max(1, m)) return CUBLAS_STATUS_INVALID_VALUE;
@@ -248,9 +246,9 @@ void gemm_one(cublasOperation_t transa, cublasOperation_t transb, int m, int n, 
 
 template <typename T>
 cublasStatus_t gemm_strided(const char* name, cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb,
-                            int m, int n, int k, const T* alpha, const T* a, int lda, long long stride_a,
-                            const T* b, int ldb, long long stride_b, const T* beta, T* c, int ldc,
-                            long long stride_c, int batch_count) {
+                            int m, int n, int k, const T* alpha, const T* a, int lda, long long stride_a, const T* b,
+                            int ldb, long long stride_b, const T* beta, T* c, int ldc, long long stride_c,
+                            int batch_count) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!gemm_arguments_valid(transa, transb, m, n, k, lda, ldb, ldc) || batch_count < 0)
@@ -309,8 +307,10 @@ cublasStatus_t geam(const char* name, cublasHandle_t h, cublasOperation_t transa
     if (be != T(0)) Blas<T>::omatcopy(CblasColMajor, cblas_op(transb), rows_b, cols_b, be, b, ldb, tb.data(), m);
     for (int col = 0; col < n; ++col) {
       for (int row = 0; row < m; ++row) {
-        const std::size_t i = static_cast<std::size_t>(col) * static_cast<std::size_t>(m) + static_cast<std::size_t>(row);
-        c[static_cast<std::size_t>(col) * static_cast<std::size_t>(ldc) + static_cast<std::size_t>(row)] = ta[i] + tb[i];
+        const std::size_t i =
+            static_cast<std::size_t>(col) * static_cast<std::size_t>(m) + static_cast<std::size_t>(row);
+        c[static_cast<std::size_t>(col) * static_cast<std::size_t>(ldc) + static_cast<std::size_t>(row)] =
+            ta[i] + tb[i];
       }
     }
   });
@@ -387,31 +387,51 @@ cublasStatus_t cublasGetMathMode(cublasHandle_t handle, cublasMath_t* mode) {
 
 const char* cublasGetStatusName(cublasStatus_t status) {
   switch (status) {
-    case CUBLAS_STATUS_SUCCESS: return "CUBLAS_STATUS_SUCCESS";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "CUBLAS_STATUS_NOT_INITIALIZED";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "CUBLAS_STATUS_ALLOC_FAILED";
-    case CUBLAS_STATUS_INVALID_VALUE: return "CUBLAS_STATUS_INVALID_VALUE";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "CUBLAS_STATUS_ARCH_MISMATCH";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "CUBLAS_STATUS_MAPPING_ERROR";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "CUBLAS_STATUS_EXECUTION_FAILED";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "CUBLAS_STATUS_INTERNAL_ERROR";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "CUBLAS_STATUS_NOT_SUPPORTED";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "CUBLAS_STATUS_LICENSE_ERROR";
+    case CUBLAS_STATUS_SUCCESS:
+      return "CUBLAS_STATUS_SUCCESS";
+    case CUBLAS_STATUS_NOT_INITIALIZED:
+      return "CUBLAS_STATUS_NOT_INITIALIZED";
+    case CUBLAS_STATUS_ALLOC_FAILED:
+      return "CUBLAS_STATUS_ALLOC_FAILED";
+    case CUBLAS_STATUS_INVALID_VALUE:
+      return "CUBLAS_STATUS_INVALID_VALUE";
+    case CUBLAS_STATUS_ARCH_MISMATCH:
+      return "CUBLAS_STATUS_ARCH_MISMATCH";
+    case CUBLAS_STATUS_MAPPING_ERROR:
+      return "CUBLAS_STATUS_MAPPING_ERROR";
+    case CUBLAS_STATUS_EXECUTION_FAILED:
+      return "CUBLAS_STATUS_EXECUTION_FAILED";
+    case CUBLAS_STATUS_INTERNAL_ERROR:
+      return "CUBLAS_STATUS_INTERNAL_ERROR";
+    case CUBLAS_STATUS_NOT_SUPPORTED:
+      return "CUBLAS_STATUS_NOT_SUPPORTED";
+    case CUBLAS_STATUS_LICENSE_ERROR:
+      return "CUBLAS_STATUS_LICENSE_ERROR";
   }
   return "CUBLAS_STATUS_UNKNOWN";
 }
 const char* cublasGetStatusString(cublasStatus_t status) {
   switch (status) {
-    case CUBLAS_STATUS_SUCCESS: return "success";
-    case CUBLAS_STATUS_NOT_INITIALIZED: return "the library was not initialized";
-    case CUBLAS_STATUS_ALLOC_FAILED: return "the resource allocation failed";
-    case CUBLAS_STATUS_INVALID_VALUE: return "an invalid numeric value was used as an argument";
-    case CUBLAS_STATUS_ARCH_MISMATCH: return "an absent device architectural feature is required";
-    case CUBLAS_STATUS_MAPPING_ERROR: return "an access to GPU memory space failed";
-    case CUBLAS_STATUS_EXECUTION_FAILED: return "the GPU program failed to execute";
-    case CUBLAS_STATUS_INTERNAL_ERROR: return "an internal operation failed";
-    case CUBLAS_STATUS_NOT_SUPPORTED: return "the functionality requested is not supported";
-    case CUBLAS_STATUS_LICENSE_ERROR: return "error detected trying to check the license";
+    case CUBLAS_STATUS_SUCCESS:
+      return "success";
+    case CUBLAS_STATUS_NOT_INITIALIZED:
+      return "the library was not initialized";
+    case CUBLAS_STATUS_ALLOC_FAILED:
+      return "the resource allocation failed";
+    case CUBLAS_STATUS_INVALID_VALUE:
+      return "an invalid numeric value was used as an argument";
+    case CUBLAS_STATUS_ARCH_MISMATCH:
+      return "an absent device architectural feature is required";
+    case CUBLAS_STATUS_MAPPING_ERROR:
+      return "an access to GPU memory space failed";
+    case CUBLAS_STATUS_EXECUTION_FAILED:
+      return "the GPU program failed to execute";
+    case CUBLAS_STATUS_INTERNAL_ERROR:
+      return "an internal operation failed";
+    case CUBLAS_STATUS_NOT_SUPPORTED:
+      return "the functionality requested is not supported";
+    case CUBLAS_STATUS_LICENSE_ERROR:
+      return "error detected trying to check the license";
   }
   return "unknown error";
 }
@@ -522,28 +542,27 @@ cublasStatus_t cublasDger_v2(cublasHandle_t h, int m, int n, const double* alpha
   return ger("cublasDger", h, m, n, alpha, x, incx, y, incy, a, lda);
 }
 
-cublasStatus_t cublasSgemm_v2(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                              int k, const float* alpha, const float* a, int lda, const float* b, int ldb,
-                              const float* beta, float* c, int ldc) {
+cublasStatus_t cublasSgemm_v2(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+                              const float* alpha, const float* a, int lda, const float* b, int ldb, const float* beta,
+                              float* c, int ldc) {
   return gemm_strided("cublasSgemm", h, transa, transb, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
 }
-cublasStatus_t cublasDgemm_v2(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                              int k, const double* alpha, const double* a, int lda, const double* b, int ldb,
+cublasStatus_t cublasDgemm_v2(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n, int k,
+                              const double* alpha, const double* a, int lda, const double* b, int ldb,
                               const double* beta, double* c, int ldc) {
   return gemm_strided("cublasDgemm", h, transa, transb, m, n, k, alpha, a, lda, 0, b, ldb, 0, beta, c, ldc, 0, 1);
 }
 cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
-                                         int n, int k, const float* alpha, const float* a, int lda,
-                                         long long stride_a, const float* b, int ldb, long long stride_b,
-                                         const float* beta, float* c, int ldc, long long stride_c, int batch_count) {
+                                         int n, int k, const float* alpha, const float* a, int lda, long long stride_a,
+                                         const float* b, int ldb, long long stride_b, const float* beta, float* c,
+                                         int ldc, long long stride_c, int batch_count) {
   return gemm_strided("cublasSgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb,
                       stride_b, beta, c, ldc, stride_c, batch_count);
 }
 cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m,
                                          int n, int k, const double* alpha, const double* a, int lda,
                                          long long stride_a, const double* b, int ldb, long long stride_b,
-                                         const double* beta, double* c, int ldc, long long stride_c,
-                                         int batch_count) {
+                                         const double* beta, double* c, int ldc, long long stride_c, int batch_count) {
   return gemm_strided("cublasDgemmStridedBatched", h, transa, transb, m, n, k, alpha, a, lda, stride_a, b, ldb,
                       stride_b, beta, c, ldc, stride_c, batch_count);
 }
@@ -554,9 +573,8 @@ cublasStatus_t cublasSgemmBatched(cublasHandle_t h, cublasOperation_t transa, cu
                       batch_count);
 }
 cublasStatus_t cublasDgemmBatched(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                                  int k, const double* alpha, const double* const a[], int lda,
-                                  const double* const b[], int ldb, const double* beta, double* const c[], int ldc,
-                                  int batch_count) {
+                                  int k, const double* alpha, const double* const a[], int lda, const double* const b[],
+                                  int ldb, const double* beta, double* const c[], int ldc, int batch_count) {
   return gemm_batched("cublasDgemmBatched", h, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
                       batch_count);
 }
@@ -566,7 +584,7 @@ cublasStatus_t cublasSgeam(cublasHandle_t h, cublasOperation_t transa, cublasOpe
   return geam("cublasSgeam", h, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);
 }
 cublasStatus_t cublasDgeam(cublasHandle_t h, cublasOperation_t transa, cublasOperation_t transb, int m, int n,
-                           const double* alpha, const double* a, int lda, const double* beta, const double* b,
-                           int ldb, double* c, int ldc) {
+                           const double* alpha, const double* a, int lda, const double* beta, const double* b, int ldb,
+                           double* c, int ldc) {
   return geam("cublasDgeam", h, transa, transb, m, n, alpha, a, lda, beta, b, ldb, c, ldc);
 }
