@@ -419,12 +419,13 @@ CLI::Validator seconds_option() {
 constexpr int kTimeLimitStatus = 124;
 
 // CUDA's runtime and driver libraries named with -l are the emulator itself
-// (dropped), -lcublas is the emulator's cuBLAS (compat/cublas_api.h) where
+// (dropped, as is -lcurand), -lcublas is the emulator's cuBLAS (compat/cublas_api.h) where
 // this build has OpenBLAS; CUDA's other libraries are refused by name.
 bool link_libraries_usable(RunOptions& o) {
-  static const std::set<std::string> runtime = {"cudart", "cudart_static", "cuda", "cudadevrt"};
-  static const std::set<std::string> absent = {"cublasLt", "curand", "cufft", "cusparse", "cusolver",
-                                               "nppc",     "nvrtc",  "cudnn", "nvjpeg"};
+  // -lcurand too: cuRAND's device API (curand_kernel.h) is the emulator's.
+  static const std::set<std::string> runtime = {"cudart", "cudart_static", "cuda", "cudadevrt", "curand"};
+  static const std::set<std::string> absent = {"cublasLt", "cufft", "cusparse", "cusolver",
+                                               "nppc",     "nvrtc", "cudnn",    "nvjpeg"};
   std::vector<std::string> kept;
   for (const std::string& name : o.libraries) {
     if (runtime.count(name) != 0) continue;

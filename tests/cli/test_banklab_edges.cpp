@@ -418,7 +418,7 @@ TEST_CASE(
   CHECK(r.out.find("finding") == std::string::npos);
 }
 
-TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator itself, cuRAND is refused by name") {
+TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator itself, cuFFT is refused by name") {
   const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/host-library";
   std::filesystem::create_directories(dir);
   std::ofstream(dir + "/helper.c") << "int host_helper(int x) { return 3 * x; }\n";
@@ -440,12 +440,12 @@ TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator it
   CHECK(alone.status == 2);
   CHECK(alone.out.find("does not link") != std::string::npos);
   CHECK(alone.out.find("-l NAME, and -L DIR") != std::string::npos);
-  const auto curand = run_command(banklab_run("-l curand " + dir + "/uses_lib.cu") + " 2>&1");
-  CHECK(curand.status == 2);
-  CHECK(curand.out.find("-lcurand: the CPU emulator has no libcurand") != std::string::npos);
+  const auto cufft = run_command(banklab_run("-l cufft " + dir + "/uses_lib.cu") + " 2>&1");
+  CHECK(cufft.status == 2);
+  CHECK(cufft.out.find("-lcufft: the CPU emulator has no libcufft") != std::string::npos);
 }
 
-TEST_CASE("CUB, Thrust and cuRAND stop the build naming the library and what to do instead") {
+TEST_CASE("CUB, Thrust and cuRAND's host API stop the build naming the library and what to do instead") {
   const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/cuda-libraries";
   std::filesystem::create_directories(dir);
   const std::vector<std::array<std::string, 3>> cases = {
@@ -453,7 +453,9 @@ TEST_CASE("CUB, Thrust and cuRAND stop the build naming the library and what to 
        "write the step with __shared__ memory and __syncthreads()"},
       {"cub/block/block_radix_sort.cuh", "is CUB", "cub::BlockReduce: a tree reduction"},
       {"thrust/device_vector.h", "is Thrust", "use cudaMalloc, cudaMemcpy and your own kernels"},
-      {"curand_kernel.h", "is cuRAND", "fill the inputs on the host"},
+      {"curand.h", "is cuRAND's host API", "draw the numbers in a kernel with curand_init and curand_uniform"},
+      {"curand_mtgp32_kernel.h", "is a part of cuRAND the BankLab CPU emulator does not provide",
+       "XORWOW and Philox4_32_10"},
       {"cublas.h", "is not provided by the BankLab CPU emulator: its cuBLAS is the v2 API, <cublas_v2.h>",
        "banklab run -lcublas"}};
   for (const auto& [header, what, instead] : cases) {
@@ -467,6 +469,26 @@ TEST_CASE("CUB, Thrust and cuRAND stop the build naming the library and what to 
     CHECK(r.out.find(instead) != std::string::npos);
     CHECK(r.out.find("does not build for the CPU emulator") != std::string::npos);
   }
+}
+
+TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Philox gives Random123's known answer") {
+  // -lcurand is accepted as nvcc users write it (the device API is the emulator's).
+  const auto r = run_command(banklab_run("-lcurand " + program("curand_check.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("0 wrong") != std::string::npos);
+  std::size_t ok = 0, values = 0;
+  for (std::size_t at = r.out.find(": OK\n"); at != std::string::npos; at = r.out.find(": OK\n", at + 1)) ++ok;
+  for (std::size_t at = r.out.find("\nvalue "); at != std::string::npos; at = r.out.find("\nvalue ", at + 1)) ++values;
+  CHECK(ok == 8);
+  CHECK(values == 36);
+  // Before the vector types' copies could alias their members, -O2 dropped
+  // the Philox counter's zeroing in curand_init: these three read WRONG.
+  CHECK(r.out.find("Philox: curand_init's offset n is n outputs later: OK") != std::string::npos);
+  CHECK(r.out.find("Philox: skipahead_sequence(n) is subsequence n: OK") != std::string::npos);
+  CHECK(r.out.find("Philox4x32-10 known answer, counter 0 and key 0: 6627e8d5 e169c58d bc57ac4c 9b00dbd8: OK") !=
+        std::string::npos);
+  CHECK(r.out.find("value Philox4_32_10 0 0 0: 6627e8d5 e169c58d bc57ac4c 9b00dbd8 ") != std::string::npos);
 }
 
 TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and cuBLAS's rules a program sees") {

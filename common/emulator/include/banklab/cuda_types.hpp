@@ -7,9 +7,14 @@
 #include <cstring>
 #include <limits>
 
+// The vector types copy themselves with one access of their whole width (one
+// shared-memory instruction, as on a GPU) through these integer types; they
+// may alias any type, so that the compiler keeps the order of a copy and the
+// member reads and writes around it (without, -O2 dropped a uint4 store that
+// a later member read needed: curand_check.cu's Philox counter).
 namespace banklab::cuda_bits {
-using Wide8 = std::uint64_t;
-__extension__ typedef unsigned __int128 Wide16;
+typedef std::uint64_t Wide8 __attribute__((may_alias));
+__extension__ typedef unsigned __int128 Wide16 __attribute__((may_alias));
 }  // namespace banklab::cuda_bits
 
 struct uint3 {
@@ -100,8 +105,8 @@ struct dim3 {
   BANKLAB_VEC_4_WIDE32(Prefix##4, T)
 
 namespace banklab::cuda_bits {
-using Wide2 = std::uint16_t;
-using Wide4 = std::uint32_t;
+typedef std::uint16_t Wide2 __attribute__((may_alias));
+typedef std::uint32_t Wide4 __attribute__((may_alias));
 }  // namespace banklab::cuda_bits
 
 BANKLAB_VEC_FAMILY(char, signed char, 2, banklab::cuda_bits::Wide2, 4, banklab::cuda_bits::Wide4)

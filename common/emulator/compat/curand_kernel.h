@@ -1,0 +1,305 @@
+// cuRAND's device API for the CPU emulator: the XORWOW generator (curandState,
+// cuRAND's default) and Philox4x32-10, with curand_init(seed, subsequence,
+// offset), curand, curand4, the uniform, normal and log-normal
+// distributions, skipahead and skipahead_sequence. The generators follow
+// their definitions: XORWOW is Marsaglia's xorshift of five words plus a Weyl
+// sequence, its seed mixed into the first state as cuRAND mixes it and its
+// subsequences 2^67 outputs apart (the jumps are matrix powers over GF(2),
+// src/curand.cpp); Philox4x32-10 is the counter-based generator of Salmon et
+// al. with cuRAND's counter layout (the subsequence in the counter's high 64
+// bits, the offset in its low 64 bits and the place within a block of four).
+// What a GPU gives is recorded in tests/data/gpu/ (curand_check.cu).
+// Not provided: MRG32k3a, MTGP32, the quasi-random generators, Poisson.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "banklab/cuda_host.hpp"
+
+namespace banklab::emu {
+/// XORWOW's five state words advanced by n outputs, or by n subsequences
+/// (n * 2^67 outputs) where `subsequences` is set; the Weyl word is not
+/// touched (the caller adds 362437 per output).
+void curand_xorwow_jump(unsigned int v[5], unsigned long long n, bool subsequences);
+}  // namespace banklab::emu
+
+#define CURAND_2POW32_INV (2.3283064e-10f)
+#define CURAND_2POW32_INV_DOUBLE (2.3283064365386963e-10)
+#define CURAND_2POW53_INV_DOUBLE (1.1102230246251565e-16)
+#define CURAND_2POW32_INV_2PI (2.3283064e-10f * 6.2831855f)
+#define CURAND_2POW53_INV_2PI_DOUBLE (1.1102230246251565e-16 * 6.2831853071795860)
+
+struct curandStateXORWOW {
+  unsigned int d, v[5];
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStateXORWOW curandStateXORWOW_t;
+typedef struct curandStateXORWOW curandState_t;
+typedef struct curandStateXORWOW curandState;
+
+struct curandStatePhilox4_32_10 {
+  uint4 ctr;
+  uint4 output;
+  uint2 key;
+  unsigned int STATE;
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStatePhilox4_32_10 curandStatePhilox4_32_10_t;
+
+// ---- the generators' steps ------------------------------------------------
+
+__device__ inline unsigned int curand(curandStateXORWOW_t* state) {
+  const unsigned int t = state->v[0] ^ (state->v[0] >> 2);
+  state->v[0] = state->v[1];
+  state->v[1] = state->v[2];
+  state->v[2] = state->v[3];
+  state->v[3] = state->v[4];
+  state->v[4] = (state->v[4] ^ (state->v[4] << 4)) ^ (t ^ (t << 1));
+  state->d += 362437;
+  return state->v[4] + state->d;
+}
+
+__device__ inline void skipahead(unsigned long long n, curandStateXORWOW_t* state) {
+  banklab::emu::curand_xorwow_jump(state->v, n, false);
+  state->d += static_cast<unsigned int>(n) * 362437u;
+}
+
+__device__ inline void skipahead_sequence(unsigned long long n, curandStateXORWOW_t* state) {
+  // 2^67 outputs move the Weyl word by 2^67 * 362437, 0 modulo 2^32.
+  banklab::emu::curand_xorwow_jump(state->v, n, true);
+}
+
+__device__ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
+                                   unsigned long long offset, curandStateXORWOW_t* state) {
+  // The seed's halves, salted and multiplied, give the first state.
+  const unsigned int s0 = static_cast<unsigned int>(seed) ^ 0xaad26b49u;
+  const unsigned int s1 = static_cast<unsigned int>(seed >> 32) ^ 0xf7dcefddu;
+  const unsigned int t0 = 1099087573u * s0;
+  const unsigned int t1 = 2591861531u * s1;
+  state->d = 6615241u + t1 + t0;
+  state->v[0] = 123456789u + t0;
+  state->v[1] = 362436069u ^ t0;
+  state->v[2] = 521288629u + t1;
+  state->v[3] = 88675123u ^ t1;
+  state->v[4] = 5783321u + t0;
+  skipahead_sequence(subsequence, state);
+  skipahead(offset, state);
+  state->boxmuller_flag = 0;
+  state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.0f;
+  state->boxmuller_extra_double = 0.0;
+}
+
+namespace banklab_curand {
+// One Philox4x32 round and the key's bump between rounds.
+__device__ inline uint4 philox_round(uint4 c, uint2 k) {
+  const unsigned int m0 = 0xD2511F53u, m1 = 0xCD9E8D57u;
+  const unsigned int hi0 = __umulhi(m0, c.x), lo0 = m0 * c.x;
+  const unsigned int hi1 = __umulhi(m1, c.z), lo1 = m1 * c.z;
+  return make_uint4(hi1 ^ c.y ^ k.x, lo1, hi0 ^ c.w ^ k.y, lo0);
+}
+__device__ inline uint4 philox4x32_10(uint4 c, uint2 k) {
+  for (int round = 0; round < 10; ++round) {
+    if (round > 0) {
+      k.x += 0x9E3779B9u;
+      k.y += 0xBB67AE85u;
+    }
+    c = philox_round(c, k);
+  }
+  return c;
+}
+// The 128-bit counter plus n (low 64 bits) or plus n << 64 (high).
+__device__ inline void philox_add(curandStatePhilox4_32_10_t* s, unsigned long long n, bool high) {
+  unsigned long long words[2] = {static_cast<unsigned long long>(s->ctr.x) | (static_cast<unsigned long long>(s->ctr.y) << 32),
+                                 static_cast<unsigned long long>(s->ctr.z) | (static_cast<unsigned long long>(s->ctr.w) << 32)};
+  if (high) {
+    words[1] += n;
+  } else {
+    const unsigned long long before = words[0];
+    words[0] += n;
+    if (words[0] < before) ++words[1];
+  }
+  s->ctr = make_uint4(static_cast<unsigned int>(words[0]), static_cast<unsigned int>(words[0] >> 32),
+                      static_cast<unsigned int>(words[1]), static_cast<unsigned int>(words[1] >> 32));
+}
+}  // namespace banklab_curand
+
+__device__ inline void skipahead(unsigned long long n, curandStatePhilox4_32_10_t* state) {
+  state->STATE += static_cast<unsigned int>(n & 3);
+  n /= 4;
+  if (state->STATE > 3) {
+    n += 1;
+    state->STATE -= 4;
+  }
+  banklab_curand::philox_add(state, n, false);
+  state->output = banklab_curand::philox4x32_10(state->ctr, state->key);
+}
+
+__device__ inline void skipahead_sequence(unsigned long long n, curandStatePhilox4_32_10_t* state) {
+  banklab_curand::philox_add(state, n, true);
+  state->output = banklab_curand::philox4x32_10(state->ctr, state->key);
+}
+
+__device__ inline void curand_init(unsigned long long seed, unsigned long long subsequence,
+                                   unsigned long long offset, curandStatePhilox4_32_10_t* state) {
+  state->ctr = make_uint4(0, 0, 0, 0);
+  state->key = make_uint2(static_cast<unsigned int>(seed), static_cast<unsigned int>(seed >> 32));
+  state->STATE = 0;
+  state->boxmuller_flag = 0;
+  state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.0f;
+  state->boxmuller_extra_double = 0.0;
+  skipahead_sequence(subsequence, state);
+  skipahead(offset, state);
+}
+
+__device__ inline unsigned int curand(curandStatePhilox4_32_10_t* state) {
+  const uint4 o = state->output;
+  const unsigned int words[4] = {o.x, o.y, o.z, o.w};
+  const unsigned int result = words[state->STATE & 3];
+  if (++state->STATE == 4) {
+    banklab_curand::philox_add(state, 1, false);
+    state->output = banklab_curand::philox4x32_10(state->ctr, state->key);
+    state->STATE = 0;
+  }
+  return result;
+}
+
+// Four outputs at once: the next four of the sequence.
+__device__ inline uint4 curand4(curandStatePhilox4_32_10_t* state) {
+  const uint4 o = state->output;
+  banklab_curand::philox_add(state, 1, false);
+  state->output = banklab_curand::philox4x32_10(state->ctr, state->key);
+  const uint4 n = state->output;
+  const unsigned int words[8] = {o.x, o.y, o.z, o.w, n.x, n.y, n.z, n.w};
+  const unsigned int at = state->STATE;
+  return make_uint4(words[at], words[at + 1], words[at + 2], words[at + 3]);
+}
+
+// ---- distributions ----------------------------------------------------------
+
+namespace banklab_curand {
+// (0, 1]: never 0, 1 only by rounding.
+__device__ inline float uniform(unsigned int x) { return x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f); }
+// 53 bits from two outputs.
+__device__ inline double uniform_double(unsigned int x, unsigned int y) {
+  const unsigned long long z = static_cast<unsigned long long>(x) ^ (static_cast<unsigned long long>(y) << (53 - 32));
+  return z * CURAND_2POW53_INV_DOUBLE + (CURAND_2POW53_INV_DOUBLE / 2.0);
+}
+__device__ inline float2 box_muller(unsigned int x, unsigned int y) {
+  const float u = x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);
+  const float v = y * CURAND_2POW32_INV_2PI + (CURAND_2POW32_INV_2PI / 2.0f);
+  const float s = sqrtf(-2.0f * logf(u));
+  float2 result;
+  __sincosf(v, &result.x, &result.y);
+  result.x *= s;
+  result.y *= s;
+  return result;
+}
+__device__ inline double2 box_muller_double(unsigned int x0, unsigned int x1, unsigned int y0, unsigned int y1) {
+  const unsigned long long zx = static_cast<unsigned long long>(x0) ^ (static_cast<unsigned long long>(x1) << (53 - 32));
+  const unsigned long long zy = static_cast<unsigned long long>(y0) ^ (static_cast<unsigned long long>(y1) << (53 - 32));
+  const double u = zx * CURAND_2POW53_INV_DOUBLE + (CURAND_2POW53_INV_DOUBLE / 2.0);
+  const double v = zy * CURAND_2POW53_INV_2PI_DOUBLE + (CURAND_2POW53_INV_2PI_DOUBLE / 2.0);
+  const double s = std::sqrt(-2.0 * std::log(u));
+  double2 result;
+  result.x = s * std::sin(v);
+  result.y = s * std::cos(v);
+  return result;
+}
+// Normals come in pairs: the second is kept for the next call.
+template <typename State>
+__device__ inline float normal(State* state) {
+  if (state->boxmuller_flag != 0) {
+    state->boxmuller_flag = 0;
+    return state->boxmuller_extra;
+  }
+  const unsigned int x = curand(state);
+  const unsigned int y = curand(state);
+  const float2 v = box_muller(x, y);
+  state->boxmuller_extra = v.y;
+  state->boxmuller_flag = 1;
+  return v.x;
+}
+template <typename State>
+__device__ inline double normal_double(State* state) {
+  if (state->boxmuller_flag_double != 0) {
+    state->boxmuller_flag_double = 0;
+    return state->boxmuller_extra_double;
+  }
+  const unsigned int x0 = curand(state);
+  const unsigned int x1 = curand(state);
+  const unsigned int y0 = curand(state);
+  const unsigned int y1 = curand(state);
+  const double2 v = box_muller_double(x0, x1, y0, y1);
+  state->boxmuller_extra_double = v.y;
+  state->boxmuller_flag_double = 1;
+  return v.x;
+}
+}  // namespace banklab_curand
+
+__device__ inline float curand_uniform(curandStateXORWOW_t* state) { return banklab_curand::uniform(curand(state)); }
+__device__ inline float curand_uniform(curandStatePhilox4_32_10_t* state) {
+  return banklab_curand::uniform(curand(state));
+}
+__device__ inline double curand_uniform_double(curandStateXORWOW_t* state) {
+  const unsigned int x = curand(state);
+  const unsigned int y = curand(state);
+  return banklab_curand::uniform_double(x, y);
+}
+__device__ inline double curand_uniform_double(curandStatePhilox4_32_10_t* state) {
+  const unsigned int x = curand(state);
+  const unsigned int y = curand(state);
+  return banklab_curand::uniform_double(x, y);
+}
+__device__ inline float4 curand_uniform4(curandStatePhilox4_32_10_t* state) {
+  const uint4 r = curand4(state);
+  return make_float4(banklab_curand::uniform(r.x), banklab_curand::uniform(r.y), banklab_curand::uniform(r.z),
+                     banklab_curand::uniform(r.w));
+}
+__device__ inline float curand_normal(curandStateXORWOW_t* state) { return banklab_curand::normal(state); }
+__device__ inline float curand_normal(curandStatePhilox4_32_10_t* state) { return banklab_curand::normal(state); }
+__device__ inline double curand_normal_double(curandStateXORWOW_t* state) {
+  return banklab_curand::normal_double(state);
+}
+__device__ inline double curand_normal_double(curandStatePhilox4_32_10_t* state) {
+  return banklab_curand::normal_double(state);
+}
+__device__ inline float2 curand_normal2(curandStateXORWOW_t* state) {
+  const unsigned int x = curand(state);
+  const unsigned int y = curand(state);
+  return banklab_curand::box_muller(x, y);
+}
+__device__ inline float2 curand_normal2(curandStatePhilox4_32_10_t* state) {
+  const unsigned int x = curand(state);
+  const unsigned int y = curand(state);
+  return banklab_curand::box_muller(x, y);
+}
+__device__ inline float4 curand_normal4(curandStatePhilox4_32_10_t* state) {
+  const uint4 r = curand4(state);
+  const float2 a = banklab_curand::box_muller(r.x, r.y);
+  const float2 b = banklab_curand::box_muller(r.z, r.w);
+  return make_float4(a.x, a.y, b.x, b.y);
+}
+template <typename State>
+__device__ inline float curand_log_normal(State* state, float mean, float stddev) {
+  return expf(mean + stddev * curand_normal(state));
+}
+template <typename State>
+__device__ inline double curand_log_normal_double(State* state, double mean, double stddev) {
+  return std::exp(mean + stddev * curand_normal_double(state));
+}
+
+// Not provided: the emulator has no MRG32k3a or MTGP32 (these declarations
+// make a program that uses them stop at its own line).
+struct curandStateMRG32k3a;
+typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
+void curand_init(unsigned long long, unsigned long long, unsigned long long, curandStateMRG32k3a_t*) =
+    delete;  // MRG32k3a is not provided by the BankLab emulator: use curandState (XORWOW) or Philox4_32_10
