@@ -489,6 +489,44 @@ TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Ph
   CHECK(r.out.find("Philox4x32-10 known answer, counter 0 and key 0: 6627e8d5 e169c58d bc57ac4c 9b00dbd8: OK") !=
         std::string::npos);
   CHECK(r.out.find("value Philox4_32_10 0 0 0: 6627e8d5 e169c58d bc57ac4c 9b00dbd8 ") != std::string::npos);
+  // Against an H100's table (tests/data/gpu/h100_curand/): integers, uniforms
+  // and uniform doubles bit for bit; normals within 1e-5 (float) and 1e-13
+  // (double) of the GPU's, relative.
+  std::ifstream recorded(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_curand/curand_check.txt");
+  std::vector<std::string> gpu;
+  for (std::string line; std::getline(recorded, line);) {
+    if (line.rfind("value ", 0) == 0) gpu.push_back(line);
+  }
+  REQUIRE(gpu.size() == 36);
+  std::istringstream emulated(r.out);
+  std::size_t row = 0, exact = 0;
+  for (std::string line; std::getline(emulated, line);) {
+    if (line.rfind("value ", 0) != 0) continue;
+    REQUIRE(row < gpu.size());
+    const std::string& expected = gpu[row++];
+    INFO(line << "\nH100: " << expected);
+    // "value NAME SEED SUB OFFSET: ints | uniforms | normals | uniform_double normal_double"
+    const auto fields = [](const std::string& text) {
+      std::vector<std::string> parts;
+      std::istringstream in(text.substr(text.find(": ") + 2));
+      for (std::string word; in >> word;) {
+        if (word != "|") parts.push_back(word);
+      }
+      return parts;
+    };
+    REQUIRE(line.substr(0, line.find(": ")) == expected.substr(0, expected.find(": ")));
+    const std::vector<std::string> mine = fields(line), theirs = fields(expected);
+    REQUIRE(mine.size() == 12);
+    REQUIRE(theirs.size() == 12);
+    for (std::size_t i = 0; i < 8; ++i) CHECK(mine[i] == theirs[i]);  // 6 integers, 2 uniforms
+    CHECK(mine[10] == theirs[10]);                                      // the uniform double
+    for (std::size_t i : {8, 9, 11}) {
+      const double a = std::strtod(mine[i].c_str(), nullptr), b = std::strtod(theirs[i].c_str(), nullptr);
+      CHECK(std::fabs(a - b) <= (i == 11 ? 1e-13 : 1e-5) * std::fabs(b));
+    }
+    ++exact;
+  }
+  CHECK(exact == 36);
 }
 
 TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and cuBLAS's rules a program sees") {
@@ -500,7 +538,20 @@ TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and c
   CHECK(r.out.find("0 wrong") != std::string::npos);
   std::size_t ok = 0;
   for (std::size_t at = r.out.find(": OK\n"); at != std::string::npos; at = r.out.find(": OK\n", at + 1)) ++ok;
-  CHECK(ok == 23);
+  CHECK(ok == 28);
+  // The rules measured on an H100's cuBLAS (tests/data/gpu/h100_cublas/).
+  CHECK(r.out.find("gemv with incx 0 succeeds, every x element x[0]: (12, 30): OK") != std::string::npos);
+  CHECK(r.out.find("dot with a null result is CUBLAS_STATUS_MAPPING_ERROR: OK") != std::string::npos);
+  // The status names and strings, as that cuBLAS printed them.
+  std::ifstream measured(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_cublas/cublas_check_measured.txt");
+  std::size_t statuses = 0;
+  for (std::string line; std::getline(measured, line);) {
+    if (line.rfind("status ", 0) != 0) continue;
+    INFO(line);
+    CHECK(r.out.find(line + "\n") != std::string::npos);
+    ++statuses;
+  }
+  CHECK(statuses == 10);
   CHECK(r.out.find("tiled kernel against cublasSgemm (67x53 times 53x45): OK") != std::string::npos);
   CHECK(r.out.find("cublasIsamax = 6 (1-based; |-8| is the largest): OK") != std::string::npos);
   CHECK(r.out.find("beta 0 does not read C (NaN in C gives the identity): OK") != std::string::npos);

@@ -8,7 +8,10 @@
 // src/curand.cpp); Philox4x32-10 is the counter-based generator of Salmon et
 // al. with cuRAND's counter layout (the subsequence in the counter's high 64
 // bits, the offset in its low 64 bits and the place within a block of four).
-// What a GPU gives is recorded in tests/data/gpu/ (curand_check.cu).
+// An H100's values are recorded in tests/data/gpu/h100_curand/ (from
+// tests/cli/programs/curand_check.cu): the integers, the uniforms and the
+// uniform doubles here are the same bit for bit; the normals differ in their
+// last bits (the host's logf, sinf and log, sin).
 // Not provided: MRG32k3a, MTGP32, the quasi-random generators, Poisson.
 #pragma once
 
@@ -254,10 +257,11 @@ __device__ inline double curand_uniform_double(curandStateXORWOW_t* state) {
   const unsigned int y = curand(state);
   return banklab_curand::uniform_double(x, y);
 }
+// Philox's takes one output x and gives (x + 1) 2^-32, in (0, 1] (measured
+// on an H100, tests/data/gpu/h100_curand/: 32 bits of randomness, where
+// XORWOW's have 53 and are centred in their step).
 __device__ inline double curand_uniform_double(curandStatePhilox4_32_10_t* state) {
-  const unsigned int x = curand(state);
-  const unsigned int y = curand(state);
-  return banklab_curand::uniform_double(x, y);
+  return curand(state) * CURAND_2POW32_INV_DOUBLE + CURAND_2POW32_INV_DOUBLE;
 }
 __device__ inline float4 curand_uniform4(curandStatePhilox4_32_10_t* state) {
   const uint4 r = curand4(state);

@@ -128,7 +128,7 @@ template <typename T, typename F>
 cublasStatus_t reduction(const char* name, cublasHandle_t h, int n, int incx, T* result, F compute) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (result == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  if (result == nullptr) return CUBLAS_STATUS_MAPPING_ERROR;  // as an H100 answered (the copy back fails)
   return submit(h, [=] { *result = n <= 0 || incx <= 0 ? T(0) : compute(); });
 }
 
@@ -136,7 +136,7 @@ template <typename T>
 cublasStatus_t dot(const char* name, cublasHandle_t h, int n, const T* x, int incx, const T* y, int incy, T* result) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (result == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  if (result == nullptr) return CUBLAS_STATUS_MAPPING_ERROR;  // as an H100 answered (the copy back fails)
   // A negative increment walks the vector from its end, as in BLAS.
   return submit(h, [=] { *result = n <= 0 ? T(0) : Blas<T>::dot(n, x, incx, y, incy); });
 }
@@ -171,7 +171,7 @@ template <typename T>
 cublasStatus_t extreme(const char* name, cublasHandle_t h, int n, const T* x, int incx, int* result, bool largest) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (result == nullptr) return CUBLAS_STATUS_INVALID_VALUE;
+  if (result == nullptr) return CUBLAS_STATUS_MAPPING_ERROR;  // as an H100 answered (the copy back fails)
   return submit(h, [=] {
     int best = 0;
     if (n > 0 && incx > 0) {
@@ -195,8 +195,9 @@ cublasStatus_t gemv(const char* name, cublasHandle_t h, cublasOperation_t trans,
                     const T* a, int lda, const T* x, int incx, const T* beta, T* y, int incy) {
   host_only(name);
   if (h == nullptr) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!valid_op(trans) || m < 0 || n < 0 || lda < std::max(1, m) || incx == 0 || incy == 0)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  // An H100's cuBLAS takes incx 0 (every element of x is x[0]); incy 0 is
+  // refused here (not measured).
+  if (!valid_op(trans) || m < 0 || n < 0 || lda < std::max(1, m) || incy == 0) return CUBLAS_STATUS_INVALID_VALUE;
   T al{}, be{};
   if (!read_scalar(alpha, &al) || !read_scalar(beta, &be)) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
@@ -206,7 +207,12 @@ cublasStatus_t gemv(const char* name, cublasHandle_t h, cublasOperation_t trans,
       const int length = trans == CUBLAS_OP_N ? m : n;
       for (int i = 0; i < length; ++i) y[static_cast<long long>(i) * std::abs(incy)] = T(0);
     }
-    Blas<T>::gemv(CblasColMajor, cblas_op(trans), m, n, al, a, lda, x, incx, be, y, incy);
+    if (incx == 0) {
+      const std::vector<T> repeated(static_cast<std::size_t>(trans == CUBLAS_OP_N ? n : m), x[0]);
+      Blas<T>::gemv(CblasColMajor, cblas_op(trans), m, n, al, a, lda, repeated.data(), 1, be, y, incy);
+    } else {
+      Blas<T>::gemv(CblasColMajor, cblas_op(trans), m, n, al, a, lda, x, incx, be, y, incy);
+    }
   });
 }
 
@@ -419,19 +425,19 @@ const char* cublasGetStatusString(cublasStatus_t status) {
     case CUBLAS_STATUS_ALLOC_FAILED:
       return "the resource allocation failed";
     case CUBLAS_STATUS_INVALID_VALUE:
-      return "an invalid numeric value was used as an argument";
+      return "an unsupported value or parameter was passed to the function";
     case CUBLAS_STATUS_ARCH_MISMATCH:
-      return "an absent device architectural feature is required";
+      return "the function requires an architectural feature absent from the device";
     case CUBLAS_STATUS_MAPPING_ERROR:
       return "an access to GPU memory space failed";
     case CUBLAS_STATUS_EXECUTION_FAILED:
-      return "the GPU program failed to execute";
+      return "the function failed to launch on the GPU";
     case CUBLAS_STATUS_INTERNAL_ERROR:
       return "an internal operation failed";
     case CUBLAS_STATUS_NOT_SUPPORTED:
-      return "the functionality requested is not supported";
+      return "the requested functionality is not supported";
     case CUBLAS_STATUS_LICENSE_ERROR:
-      return "error detected trying to check the license";
+      return "the license check failed";
   }
   return "unknown error";
 }

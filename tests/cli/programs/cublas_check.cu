@@ -201,14 +201,37 @@ int main() {
   report("a negative k is CUBLAS_STATUS_INVALID_VALUE",
          cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 4, 4, -1, &one, d_a, 4, d_b, 4, &zero, d_c, 4) ==
              CUBLAS_STATUS_INVALID_VALUE);
-  report("gemv with incx 0 is CUBLAS_STATUS_INVALID_VALUE",
-         cublasSgemv(handle, CUBLAS_OP_N, 2, 3, &one, d_ma, 2, d_ones, 0, &zero, d_gv, 1) ==
+  // What an H100's cuBLAS 13 answered (tests/data/gpu/h100_cublas/).
+  std::vector<float> spread = {2, 5, 7};
+  float* d_spread = to_device(spread);
+  const cublasStatus_t incx0 = cublasSgemv(handle, CUBLAS_OP_N, 2, 3, &one, d_ma, 2, d_spread, 0, &zero, d_gv, 1);
+  const std::vector<float> twice_row_sums = {12, 30};
+  report("gemv with incx 0 succeeds, every x element x[0]: (12, 30)",
+         incx0 == CUBLAS_STATUS_SUCCESS && to_host(d_gv, 2) == twice_row_sums);
+  report("gemv with lda 1 < m 2 is CUBLAS_STATUS_INVALID_VALUE",
+         cublasSgemv(handle, CUBLAS_OP_N, 2, 3, &one, d_ma, 1, d_ones, 1, &zero, d_gv, 1) ==
+             CUBLAS_STATUS_INVALID_VALUE);
+  report("axpy with n -1 succeeds, doing nothing",
+         cublasSaxpy(handle, -1, &two, d_x, 1, d_y, 1) == CUBLAS_STATUS_SUCCESS && to_host(d_y, 6) == scaled);
+  report("dot with a null result is CUBLAS_STATUS_MAPPING_ERROR",
+         cublasSdot(handle, 6, d_x, 1, d_y, 1, nullptr) == CUBLAS_STATUS_MAPPING_ERROR);
+  report("a null handle is CUBLAS_STATUS_NOT_INITIALIZED",
+         cublasSscal(nullptr, 2, &two, d_x, 1) == CUBLAS_STATUS_NOT_INITIALIZED);
+  report("geam with C = A transposed is CUBLAS_STATUS_INVALID_VALUE",
+         cublasSgeam(handle, CUBLAS_OP_T, CUBLAS_OP_N, 2, 2, &one, d_i2, 2, &zero, d_i2, 2, d_i2, 2) ==
              CUBLAS_STATUS_INVALID_VALUE);
   report("m = 0 is a successful call that does nothing",
          cublasSgemm(handle, CUBLAS_OP_N, CUBLAS_OP_N, 0, 4, 4, &one, d_a, 1, d_b, 4, &zero, d_c, 1) ==
              CUBLAS_STATUS_SUCCESS);
-  std::printf("%s: %s\n", cublasGetStatusName(CUBLAS_STATUS_INVALID_VALUE),
-              cublasGetStatusString(CUBLAS_STATUS_INVALID_VALUE));
+  const cublasStatus_t statuses[] = {CUBLAS_STATUS_SUCCESS,        CUBLAS_STATUS_NOT_INITIALIZED,
+                                     CUBLAS_STATUS_ALLOC_FAILED,   CUBLAS_STATUS_INVALID_VALUE,
+                                     CUBLAS_STATUS_ARCH_MISMATCH,  CUBLAS_STATUS_MAPPING_ERROR,
+                                     CUBLAS_STATUS_EXECUTION_FAILED, CUBLAS_STATUS_INTERNAL_ERROR,
+                                     CUBLAS_STATUS_NOT_SUPPORTED,  CUBLAS_STATUS_LICENSE_ERROR};
+  for (cublasStatus_t status : statuses) {
+    std::printf("status %d %s: %s\n", static_cast<int>(status), cublasGetStatusName(status),
+                cublasGetStatusString(status));
+  }
 
   report("cublasDestroy", cublasDestroy(handle) == CUBLAS_STATUS_SUCCESS);
   std::printf("%d wrong\n", wrong);
