@@ -8,6 +8,11 @@
 set -u
 cp -a build-gpu6 /tmp/bl && chmod -R a+rX /tmp/bl
 cd /tmp/bl/tree
+# The grader's paths, recorded on the build machine, moved into this copy: the
+# tree graded and its headers are the ones the source-check verdicts were
+# recorded for, whatever this machine's copy of the repository holds.
+recorded=$(sed -n 's/.*"source_dir": *"\([^"]*\)".*/\1/p' build/grader/grader_config.json)
+sed -i "s#\"$recorded#\"/tmp/bl/tree#g" build/grader/grader_config.json
 { date -u; uname -r; nvidia-smi -L; nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader;
   nproc; g++ --version | head -1; nvcc --version | tail -2; command -v ncu; } > "$OUT/env.txt" 2>&1
 g=build/grader/grader
