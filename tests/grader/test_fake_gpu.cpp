@@ -6,6 +6,7 @@
 // just above, so that a limit loosened or tightened, a ratio turned round or
 // the wrong times compared, all change a verdict here.
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdlib>
@@ -370,6 +371,70 @@ TEST_CASE(
     CHECK(status_of(differs, check) == "fail");
     CHECK(has(check_output(differs, check),
               "shared atomic wavefronts " + off[3].atom + " vs " + measured[3].atom + " (the emulator priced"));
+  }
+}
+
+TEST_CASE(
+    "stage 6 on a GPU without nvcc's code priced: the source view counts a shared atomic as a store, so Nsight "
+    "Compute's stores and atomics are compared as one sum") {
+  const std::string check = "Nsight Compute shared wavefronts match the emulator (all five kernels)";
+  const std::string times = "#define FAKE_STAGE6_MS {{1.0, 1.0}, {1.0, 2.0}, {1.0, 2.0}, {1.0, 1.0}, {1.0, 2.0}}\n";
+  // An nvdisasm that fails, found on PATH before the build's own (where the
+  // toolkit has one beside nvcc, that one is found first: then not tried).
+  std::ifstream config_in(fs::path(GRADER_PATH).parent_path() / "grader_config.json");
+  const std::string nvcc = nlohmann::json::parse(config_in)["nvcc"].get<std::string>();
+  if (nvcc.find('/') != std::string::npos && access((fs::path(nvcc).parent_path() / "nvdisasm").c_str(), X_OK) == 0) {
+    MESSAGE("nvdisasm beside nvcc: the source view cannot be forced here; not run");
+    return;
+  }
+  const std::vector<std::array<std::string, 2>> kernels = {
+      {"reduce", "reduce_sum(int *, const int *, int)"},
+      {"scan", "scan_segments(int *, const int *, int)"},
+      {"gemm", "gemm_tiled(float *, const float *, const float *, int, int, int)"},
+      {"histogram", "histogram32(unsigned int *, const unsigned int *, int)"},
+      {"stencil", "stencil_cross(int *, const int *, int, int)"}};
+  std::vector<NcuRow> zero, measured;
+  for (const auto& k : kernels) zero.push_back({k[0], k[1], "0", "0", "0"});
+  std::string out;
+  {
+    const FakeNcu ncu(zero);
+    std::ofstream(ncu.dir / "nvdisasm") << "#!/bin/sh\necho 'nvdisasm: a stand-in that fails' >&2\nexit 1\n";
+    fs::permissions(ncu.dir / "nvdisasm", fs::perms::owner_all);
+    const auto none = grade_on_fake_gpu(6, "ncu-source-zero", times);
+    fs::remove(ncu.dir / "nvdisasm");
+    REQUIRE(status_of(none, check) == "fail");
+    out = check_output(none, check);
+  }
+  INFO(out);
+  CHECK(has(out, "(as written: nvcc's code was not priced"));
+  const std::regex line(R"((\w+) \S+: shared load wavefronts, Nsight Compute 0 vs emulator (\d+); shared store and )"
+                        R"(atomic wavefronts 0 \+ 0 vs (\d+))");
+  for (const auto& k : kernels) {
+    const std::string name = k[1].substr(0, k[1].find('('));
+    bool found = false;
+    for (std::sregex_iterator it(out.begin(), out.end(), line), end; it != end; ++it) {
+      if ((*it)[1] != name) continue;
+      found = true;
+      measured.push_back({k[0], k[1], (*it)[2], (*it)[3], "0"});
+    }
+    INFO(name);
+    REQUIRE(found);
+  }
+  // The histogram's stores and atomics split as Nsight Compute splits them:
+  // only their sum is compared with the source view's stores.
+  const long long histogram_stores = std::stoll(measured[3].st);
+  REQUIRE(histogram_stores > 1);
+  measured[3].st = std::to_string(histogram_stores - 1);
+  measured[3].atom = "1";
+  {
+    const FakeNcu ncu(measured);
+    std::ofstream(ncu.dir / "nvdisasm") << "#!/bin/sh\nexit 1\n";
+    fs::permissions(ncu.dir / "nvdisasm", fs::perms::owner_all);
+    const auto split = grade_on_fake_gpu(6, "ncu-source-split", times);
+    fs::remove(ncu.dir / "nvdisasm");
+    CHECK(status_of(split, check) == "pass");
+    CHECK(has(check_output(split, check),
+              "shared store and atomic wavefronts " + measured[3].st + " + 1 vs " + std::to_string(histogram_stores)));
   }
 }
 
