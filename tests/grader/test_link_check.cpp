@@ -69,23 +69,46 @@ TEST_CASE("a lab object defining a name in a reserved namespace is refused, in a
   }
 }
 
-TEST_CASE("weak symbols are checked like the others: a weak definition of malloc or in banklab, a weak call of system") {
-  CHECK(refusal(compile("weak_malloc", "#include <cstddef>\nextern \"C\" __attribute__((weak)) void* malloc(std::size_t) "
-                                       "{ return nullptr; }\n"))
-            .find("defines `malloc`") != std::string::npos);
-  CHECK(refusal(compile("weak_banklab", "namespace banklab {\n__attribute__((weak)) int lab_defined(int a) { return a; }\n}\n"))
-            .find("defines `banklab::lab_defined(int)`") != std::string::npos);
-  CHECK(refusal(compile("weak_system", "extern \"C\" int system(const char*) __attribute__((weak));\n"
-                                       "int lab_run() { return system ? system(\"true\") : 0; }\n"))
-            .find("calls `system`, which lab code may not call") != std::string::npos);
-  // Inline functions and templates of the student's own are weak too, and pass.
-  CHECK(refusal(compile("weak_own", "namespace lab {\ninline int twice(int a) { return 2 * a; }\n"
-                                    "template <class T> T thrice(T a) { return 3 * a; }\n"
-                                    "int use(int b) { return twice(b) + thrice(b); }\n}\n")) == "");
+TEST_CASE(
+    "a lab object defining a global variable with a reserved C name (a leading underscore, the C library's data) is "
+    "refused, its own names pass") {
+  // extern "C" keeps the names unmangled, as the C library's and the loader's are.
+  for (const std::string name : {"_IO_stdin_used", "__libc_lab", "_dl_argv", "environ", "stdout", "errno"}) {
+    INFO(name);
+    const std::string why = refusal(compile("data_" + name, "extern \"C\" { int " + name + " = 1; }\n"));
+    CHECK(why.find("lab.cu for the CPU emulator is refused") != std::string::npos);
+    CHECK(why.find("defines `" + name + "`") != std::string::npos);
+  }
+  // A variable the contract names, and any other unmangled name of the student's.
+  for (const std::string name : {"predicted_wavefronts", "lab_table", "x_"}) {
+    INFO(name);
+    CHECK(refusal(compile("data_" + name, "extern \"C\" { int " + name + "[4] = {1, 2, 3, 4}; }\n")) == "");
+  }
 }
 
+TEST_CASE(
+    "weak symbols are checked like the others: a weak definition of malloc or in banklab, a weak call of system") {
+  CHECK(refusal(compile("weak_malloc",
+                        "#include <cstddef>\nextern \"C\" __attribute__((weak)) void* malloc(std::size_t) "
+                        "{ return nullptr; }\n"))
+            .find("defines `malloc`") != std::string::npos);
+  CHECK(refusal(compile("weak_banklab",
+                        "namespace banklab {\n__attribute__((weak)) int lab_defined(int a) { return a; }\n}\n"))
+            .find("defines `banklab::lab_defined(int)`") != std::string::npos);
+  CHECK(refusal(compile("weak_system",
+                        "extern \"C\" int system(const char*) __attribute__((weak));\n"
+                        "int lab_run() { return system ? system(\"true\") : 0; }\n"))
+            .find("calls `system`, which lab code may not call") != std::string::npos);
+  // Inline functions and templates of the student's own are weak too, and pass.
+  CHECK(refusal(compile("weak_own",
+                        "namespace lab {\ninline int twice(int a) { return 2 * a; }\n"
+                        "template <class T> T thrice(T a) { return 3 * a; }\n"
+                        "int use(int b) { return twice(b) + thrice(b); }\n}\n")) == "");
+}
 
-TEST_CASE("calls into the C library a kernel has no use for are refused, each by name: memory, files, processes, the network") {
+TEST_CASE(
+    "calls into the C library a kernel has no use for are refused, each by name: memory, files, processes, the "
+    "network") {
   // Each a plain call from lab code's host object; none may reach the runner's process.
   const std::vector<std::pair<std::string, std::string>> calls = {
       {"malloc", "void* p = malloc(8); return p != nullptr;"},
@@ -107,9 +130,11 @@ TEST_CASE("calls into the C library a kernel has no use for are refused, each by
   };
   for (const auto& [name, body] : calls) {
     CAPTURE(name);
-    const std::string code = "#include <cstdio>\n#include <cstdlib>\n#include <dlfcn.h>\n#include <fcntl.h>\n"
-                             "#include <sys/mman.h>\n#include <sys/socket.h>\n#include <unistd.h>\n"
-                             "int lab_uses(void* q, int n) { (void)q; (void)n; " + body + " }\n";
+    const std::string code =
+        "#include <cstdio>\n#include <cstdlib>\n#include <dlfcn.h>\n#include <fcntl.h>\n"
+        "#include <sys/mman.h>\n#include <sys/socket.h>\n#include <unistd.h>\n"
+        "int lab_uses(void* q, int n) { (void)q; (void)n; " +
+        body + " }\n";
     CHECK(refusal(compile("calls_" + name, code)).find("calls `" + name + "`, which lab code may not call") !=
           std::string::npos);
   }
