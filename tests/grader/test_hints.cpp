@@ -181,6 +181,18 @@ TEST_CASE("--hint gives each task its own ladder: a known-wrong file per ladder,
       {5, "half_pad1.cu", "transpose_half: tile read at its ideal wavefronts", "Two halves share a word"},
       {5, "quads_float2.cu", "sum_quads: every shared access at its ideal wavefronts",
        "A float4 access is served a quarter-warp"},
+      {6, "reduce_pad_per_64.cu", "reduce_sum: every shared access at its ideal wavefronts",
+       "Run banklab run labs/06-capstone/programs/reduce.cu"},
+      {6, "scan_pad_per_16.cu", "scan_segments: every shared access at its ideal wavefronts",
+       "Run banklab run labs/06-capstone/programs/scan.cu"},
+      {6, "gemm_pad34.cu", "gemm_tiled: every shared access at its ideal wavefronts",
+       "Run banklab run labs/06-capstone/programs/gemm.cu"},
+      {6, "hist_pitch10.cu", "histogram32: every shared access at its ideal wavefronts",
+       "Run banklab run labs/06-capstone/programs/histogram.cu"},
+      {6, "stencil_pad13_columns.cu", "stencil_cross: every shared access at its ideal wavefronts",
+       "Run banklab run labs/06-capstone/programs/stencil.cu"},
+      {6, "diag_wrong_worst.cu", "diagnosis of scan_segments: every conflicted line with its worst degree and cause",
+       "Run each kernel's program under banklab run: every line of original.cu"},
   };
   for (const Case& c : cases) {
     const std::string file = c.file;
