@@ -147,6 +147,8 @@ RELEVANT = {
     f"{SRC}/process.cpp": ["test_laws_blind2", "test_runtime_limits", "test_sandbox",
                            "test_grader:*infinite loop*,JSON printed*"],
     f"{SRC}/nvcc_check.cpp": ["test_nvcc", "test_laws_blind"],
+    f"{SRC}/hints.cpp": ["test_hints", "test_laws_blind"],
+    f"{SRC}/ncu_wavefronts.cpp": ["test_fake_gpu", "test_ncu"],
     **{f"common/bank_model/src/{part}": ["test_bank_model"] + _ANY + [_EVERY_STAGE]
        for part in ("bank_model.cpp", "bank_report.cpp", "bank_json.cpp")},
 }
