@@ -173,6 +173,19 @@ TEST_CASE("--submissions writes every student's reports, the messages of lost po
   // A third run with nothing changed: nothing to say.
   const GraderRun third = run_grader(args);
   CHECK(third.out.find("changed since the last run") == std::string::npos);
+
+  // A fourth after bob's file stopped building and cy's started: the total
+  // of a row without a score is its status, both ways.
+  std::ofstream(dir / "bob.cu", std::ios::trunc) << "__global__ void transpose_padded(float* o) { oops; }\n";
+  fs::copy_file(solution, dir / "cy.cu", fs::copy_options::overwrite_existing);
+  const GraderRun fourth = run_grader(args);
+  INFO(fourth.out << fourth.err);
+  REQUIRE(fourth.status == 0);
+  CHECK(fourth.err.find("changed: bob, total: 90 -> does not build") != std::string::npos);
+  CHECK(fourth.err.find("changed: cy, total: does not build -> 90") != std::string::npos);
+  const std::string changed = text_of(dir / "gradebook-changes.csv");
+  CHECK(changed.find("bob,total,90,does not build,3") != std::string::npos);
+  CHECK(changed.find("cy,total,does not build,90,3") != std::string::npos);
 }
 
 TEST_CASE("--submissions never takes another gradebook's reports folder for a student (shards of an array job)") {
