@@ -45,14 +45,17 @@ const std::string kFaster = "at least 1.2x faster than the conflicted tile";
 
 }  // namespace
 
-TEST_CASE("students whose names differ only in a space, '_' or '%' each get their own report files, and a folder of two files none") {
+TEST_CASE(
+    "students whose names differ only in a space, '_' or '%' each get their own report files, and a folder of two "
+    "files none") {
   const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "class_names";
   fs::remove_all(dir);
   fs::create_directories(dir);
   // Files that do not build (graded in seconds), each naming its own identifier.
   const std::map<std::string, std::string> students = {
       {"ann lee", "ann_space"}, {"ann_lee", "ann_underscore"}, {"ann%20lee", "ann_percent"}, {"zo\xc3\xab", "zoe"}};
-  for (const auto& [student, word] : students) std::ofstream(dir / (student + ".cu")) << "void f() { " << word << "_oops; }\n";
+  for (const auto& [student, word] : students)
+    std::ofstream(dir / (student + ".cu")) << "void f() { " << word << "_oops; }\n";
   // A folder of two .cu files, neither named transpose.cu: which one is the
   // submission is not the grader's guess.
   fs::create_directories(dir / "two_files");
@@ -72,10 +75,11 @@ TEST_CASE("students whose names differ only in a space, '_' or '%' each get thei
   CHECK(text_of(dir / "gradebook-reports" / "two_files.txt").find("several .cu files in") != std::string::npos);
   CHECK(nlohmann::json::parse(text_of(dir / "gradebook-reports" / "two_files.json"))["status"] == "no submission");
   std::set<std::string> files;
-  for (const auto& entry : fs::directory_iterator(dir / "gradebook-reports")) files.insert(entry.path().filename().string());
-  const std::set<std::string> expected = {".banklab-reports", "ann%20lee.txt", "ann%20lee.json", "ann_lee.txt", "ann_lee.json",
-                                          "ann%2520lee.txt", "ann%2520lee.json", "zo%C3%AB.txt", "zo%C3%AB.json",
-                                          "two_files.txt", "two_files.json"};
+  for (const auto& entry : fs::directory_iterator(dir / "gradebook-reports"))
+    files.insert(entry.path().filename().string());
+  const std::set<std::string> expected = {".banklab-reports", "ann%20lee.txt",   "ann%20lee.json",   "ann_lee.txt",
+                                          "ann_lee.json",     "ann%2520lee.txt", "ann%2520lee.json", "zo%C3%AB.txt",
+                                          "zo%C3%AB.json",    "two_files.txt",   "two_files.json"};
   CHECK(files == expected);
   const std::map<std::string, std::string> report_of = {
       {"ann lee", "ann%20lee"}, {"ann_lee", "ann_lee"}, {"ann%20lee", "ann%2520lee"}, {"zo\xc3\xab", "zo%C3%AB"}};
@@ -86,7 +90,8 @@ TEST_CASE("students whose names differ only in a space, '_' or '%' each get thei
     const nlohmann::json report = nlohmann::json::parse(text_of(fs::path(stem.string() + ".json")));
     CHECK(report["status"] == "does not build");
     for (const auto& [other, other_word] : students) {
-      if (other != student) CHECK(text_of(fs::path(stem.string() + ".txt")).find(other_word + "_oops") == std::string::npos);
+      if (other != student)
+        CHECK(text_of(fs::path(stem.string() + ".txt")).find(other_word + "_oops") == std::string::npos);
     }
   }
 }
@@ -99,7 +104,8 @@ TEST_CASE("--submissions writes every student's reports, the messages of lost po
   const fs::path conflicted = source_dir() + "/tests/grader/lab03/wrong/conflicted_tile.cu";
   fs::copy_file(solution, dir / "ada.cu");
   fs::copy_file(conflicted, dir / "bob.cu");
-  std::ofstream(dir / "cy.cu") << "__global__ void transpose_padded(float* o, const float* i, int w, int h) { oops; }\n";
+  std::ofstream(dir / "cy.cu")
+      << "__global__ void transpose_padded(float* o, const float* i, int w, int h) { oops; }\n";
   const std::string args = "--lab 3 --backend cpu --seed 3 --time-limit 10 -j 2 --submissions " + dir.string();
   const GraderRun first = run_grader(args);
   INFO(first.out << first.err);
@@ -141,7 +147,7 @@ TEST_CASE("--submissions writes every student's reports, the messages of lost po
     csv_rows[line.substr(0, line.find(','))] = line;
     ++count;
   }
-  CHECK(count == 3);  // one line per student, messages and all
+  CHECK(count == 3);                                                     // one line per student, messages and all
   CHECK(csv_rows["ada"].find(",skip,skip,skip,") != std::string::npos);  // the three GPU checks
   CHECK(csv_rows["ada"].find(",0,") == std::string::npos);
   CHECK(csv_rows["bob"].find(kRead + ": bob.cu:") != std::string::npos);  // the line it names

@@ -110,11 +110,13 @@ TEST_CASE("stage 2's report gives the staging store of a padded structure a 2-wa
   CHECK(fields.find("a 4-way conflict") != std::string::npos);
 }
 
-TEST_CASE("--hint K: step K of the first failing check's ladder, from a nudge to the method, and a bad K is a usage error") {
+TEST_CASE(
+    "--hint K: step K of the first failing check's ladder, from a nudge to the method, and a bad K is a usage error") {
   using namespace banklab::test;
   const GraderRun first = run_grader("--lab 1 --backend cpu --seed 1 --time-limit 10 --hint");
   CHECK(first.status == 1);
-  CHECK(first.out.find("\nHint 1 of 3 for \"word_of on every byte offset\":\n  A word is 4 bytes") != std::string::npos);
+  CHECK(first.out.find("\nHint 1 of 3 for \"word_of on every byte offset\":\n  A word is 4 bytes") !=
+        std::string::npos);
   CHECK(first.out.find("(--hint 2 for the next one)") != std::string::npos);
   const GraderRun second = run_grader("--lab 1 --backend cpu --seed 1 --time-limit 10 --hint 2");
   CHECK(second.out.find("\nHint 2 of 3 for \"word_of on every byte offset\":\n  The word of a byte offset is") !=
@@ -124,8 +126,8 @@ TEST_CASE("--hint K: step K of the first failing check's ladder, from a nudge to
   CHECK(last.out.find("(that is the last hint for this check)") != std::string::npos);
   // Without --hint, no hint; a full-marks file has nothing to hint at.
   CHECK(run_grader("--lab 1 --backend cpu --seed 1 --time-limit 10").out.find("Hint ") == std::string::npos);
-  CHECK(run_grader("--lab 1 --solutions --backend cpu --seed 1 --time-limit 10 --hint").out.find(
-            "Hint: no check fails, nothing to hint at.") != std::string::npos);
+  CHECK(run_grader("--lab 1 --solutions --backend cpu --seed 1 --time-limit 10 --hint")
+            .out.find("Hint: no check fails, nothing to hint at.") != std::string::npos);
   for (const char* bad : {"--hint 0", "--hint x", "--hint --format json"}) {
     INFO(bad);
     const GraderRun r = run_grader(std::string("--lab 1 --backend cpu ") + bad);
@@ -147,7 +149,9 @@ TEST_CASE("--hint on a failing prediction gives the ladder every stage shares") 
   CHECK(r.out.find("nothing to hint at") == std::string::npos);
 }
 
-TEST_CASE("--hint gives each task its own ladder: a known-wrong file per ladder, its first failing check, the ladder's first step") {
+TEST_CASE(
+    "--hint gives each task its own ladder: a known-wrong file per ladder, its first failing check, the ladder's first "
+    "step") {
   using namespace banklab::test;
   struct Case {
     int lab;
