@@ -471,6 +471,10 @@ PredictedWavefronts predicted_wavefronts(const nlohmann::json& report) {
     if (how["split"].get<long long>() > 0) {
       why.push_back(std::to_string(how["split"].get<long long>()) + " split into narrower accesses");
     }
+    if (how.value("reread", 0LL) > 0) {
+      why.push_back(std::to_string(how["reread"].get<long long>()) +
+                    " loads added (nvcc reads again what the line stores to, as in `a[i] += x`)");
+    }
     std::string reason;
     for (const std::string& w : why) reason += (reason.empty() ? "" : ", ") + w;
     p.changed += "\n  " + file + ":" + std::to_string(line) + ": " + std::to_string(as_written) +

@@ -316,17 +316,68 @@ TEST_CASE(
   }
 }
 
+// Stage 6's kernels: the runner's task name and the signature Nsight Compute prints.
+const std::vector<std::array<std::string, 2>> kStage6Kernels = {
+    {"reduce", "reduce_sum(int *, const int *, int)"},
+    {"scan", "scan_segments(int *, const int *, int)"},
+    {"gemm", "gemm_tiled(float *, const float *, const float *, int, int, int)"},
+    {"histogram", "histogram32(unsigned int *, const unsigned int *, int)"},
+    {"stencil", "stencil_cross(int *, const int *, int, int)"}};
+
+// What Nsight Compute measured for each kernel in the grading of `graded`
+// (the command's `--solutions` or `--impl PATH`) recorded in `file`: the
+// GPU's side of every "Nsight Compute N vs emulator M" of the check's output.
+std::vector<NcuRow> measured_on_gpu(const fs::path& file, const std::string& graded) {
+  std::istringstream text(read_text(file));
+  const std::regex row(R"(^    (\w+) \S+: shared load wavefronts, Nsight Compute (\d+) vs emulator \d+; shared store )"
+                       R"(wavefronts (\d+) vs \d+(; shared atomic wavefronts (\d+) vs \d+)?)");
+  std::vector<NcuRow> rows;
+  bool inside = false;
+  for (std::string line; std::getline(text, line);) {
+    if (line.rfind("$ grader ", 0) == 0) inside = has(line, " " + graded + " ");
+    std::smatch m;
+    if (!inside || !std::regex_search(line, m, row)) continue;
+    for (const auto& k : kStage6Kernels) {
+      if (k[1].substr(0, k[1].find('(')) == m[1]) rows.push_back({k[0], k[1], m[2], m[3], m[5].matched ? m[5].str() : "0"});
+    }
+  }
+  return rows;
+}
+
+TEST_CASE(
+    "stage 6 on a GPU: what Nsight Compute measured on an H100 for the reference and an alternative fix equals the "
+    "emulator's price of nvcc's code, the scan's reread loads included") {
+  // tests/data/gpu/capstone/h100_first_grading: the check failed there on
+  // scan_segments (2082 load wavefronts against 1722), nvcc reloading what
+  // `temp[padded(bi)] += t` adds to; every other count was equal.
+  const std::string check = "Nsight Compute shared wavefronts match the emulator (all five kernels)";
+  const std::string times = "#define FAKE_STAGE6_MS {{1.0, 1.0}, {1.0, 2.0}, {1.0, 2.0}, {1.0, 1.0}, {1.0, 2.0}}\n";
+  const fs::path recorded = fs::path(BANKLAB_SOURCE_DIR) / "tests/data/gpu/capstone/h100_first_grading/grading.txt";
+  const std::string alternative =
+      (fs::path(BANKLAB_SOURCE_DIR) / "tests/grader/lab06/right/alternative_layouts.cu").string();
+  for (const auto& [graded, what] : std::vector<std::array<std::string, 2>>{
+           {"--solutions", "--solutions"},
+           {"--impl tests/grader/lab06/right/alternative_layouts.cu", "--impl " + alternative}}) {
+    INFO(graded);
+    const std::vector<NcuRow> gpu = measured_on_gpu(recorded, graded);
+    REQUIRE(gpu.size() == kStage6Kernels.size());
+    CHECK(gpu[1].ld == "2082");
+    const FakeNcu ncu(gpu);
+    const auto report = grade_on_fake_gpu(6, "ncu-h100", times, what);
+    const std::string out = check_output(report, check);
+    INFO(out);
+    CHECK(status_of(report, check) == "pass");
+    CHECK(has(out, "scan_segments 9000: shared load wavefronts, Nsight Compute 2082 vs emulator 2082"));
+    CHECK(has(out, "loads added (nvcc reads again what the line stores to"));
+  }
+}
+
 TEST_CASE(
     "stage 6 on a GPU: Nsight Compute against the emulator for all five kernels, shared atomics compared in their own "
     "column") {
   const std::string check = "Nsight Compute shared wavefronts match the emulator (all five kernels)";
   const std::string times = "#define FAKE_STAGE6_MS {{1.0, 1.0}, {1.0, 2.0}, {1.0, 2.0}, {1.0, 1.0}, {1.0, 2.0}}\n";
-  const std::vector<std::array<std::string, 2>> kernels = {
-      {"reduce", "reduce_sum(int *, const int *, int)"},
-      {"scan", "scan_segments(int *, const int *, int)"},
-      {"gemm", "gemm_tiled(float *, const float *, const float *, int, int, int)"},
-      {"histogram", "histogram32(unsigned int *, const unsigned int *, int)"},
-      {"stencil", "stencil_cross(int *, const int *, int, int)"}};
+  const auto& kernels = kStage6Kernels;
   // A GPU that measured nothing: every kernel differs, and the output gives
   // the emulator's numbers, priced as nvcc compiled the reference.
   std::vector<NcuRow> zero, measured;
@@ -387,12 +438,7 @@ TEST_CASE(
     MESSAGE("nvdisasm beside nvcc: the source view cannot be forced here; not run");
     return;
   }
-  const std::vector<std::array<std::string, 2>> kernels = {
-      {"reduce", "reduce_sum(int *, const int *, int)"},
-      {"scan", "scan_segments(int *, const int *, int)"},
-      {"gemm", "gemm_tiled(float *, const float *, const float *, int, int, int)"},
-      {"histogram", "histogram32(unsigned int *, const unsigned int *, int)"},
-      {"stencil", "stencil_cross(int *, const int *, int, int)"}};
+  const auto& kernels = kStage6Kernels;
   std::vector<NcuRow> zero, measured;
   for (const auto& k : kernels) zero.push_back({k[0], k[1], "0", "0", "0"});
   std::string out;

@@ -19,6 +19,9 @@
 //     interval between converges (a value nvcc keeps in a register through
 //     the loop).
 //   - Narrower in nvcc's code: split into nvcc's width.
+//   - Loads in nvcc's code at a line where the trace has only stores (the
+//     host compiler kept the read of `a[i] += x` in a register, nvcc did
+//     not): each store priced once more as a load of the same addresses.
 //   - Atomics: as they are, in their own columns.
 // Predicated instructions outside nvcc's loops count once in every traced
 // warp (compiled_finish): Nsight Compute's source view counts a warp whose
@@ -26,6 +29,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "banklab/sass.hpp"
@@ -46,6 +50,7 @@ void CompiledLineStats::add(const CompiledLineStats& o) {
   removed += o.removed;
   hoisted += o.hoisted;
   split += o.split;
+  reread += o.reread;
   predicated_warps += o.predicated_warps;
   predicated_load_warps += o.predicated_load_warps;
   widest = std::max(widest, o.widest);
@@ -84,6 +89,10 @@ CompiledRole role_of(const CompiledPlan& plan, const SourceLocation& where, cons
       r.kind = CompiledRole::Kind::kRemove;
     }
     return r;
+  }
+  if (store) {
+    const CompiledShape* loads = plan.find(where.file, where.line, false);
+    r.reread = loads != nullptr && loads->widths.count(width) > 0;
   }
   const int widest = shape->widest();
   if (widest > width) {
@@ -153,6 +162,20 @@ void Runtime::compiled_converge(WarpTrace& trace) {
     return fresh_instance;
   };
 
+  // Lines where this interval traced loads: a store's reread is for the others.
+  std::set<LineKey> loaded;
+  for (const PcTrace& t : trace.pcs) {
+    if (!t.instances.empty() && !t.instances.front().write) loaded.insert(compiled_roles.at(t.pc).line);
+  }
+  const auto price_reread = [&](CompiledLineStats& s, const CompiledRole& role, const Instance& instance) {
+    price(s, instance);
+    if (!role.reread || instance.lanes == 0 || loaded.count(role.line) > 0) return;
+    Instance load = instance;
+    load.write = false;
+    price(s, load);
+    ++s.reread;
+  };
+
   // Accesses to join, per (target line, store, width): each lane's pieces,
   // the lines' file and nvcc's widths at the target line.
   struct Pool {
@@ -168,7 +191,7 @@ void Runtime::compiled_converge(WarpTrace& trace) {
     CompiledLineStats& own = line_stats(role.file, role.line);
     switch (role.kind) {
       case CompiledRole::Kind::kAsIs:
-        for (const Instance& instance : t.instances) price(own, instance);
+        for (const Instance& instance : t.instances) price_reread(own, role, instance);
         break;
       case CompiledRole::Kind::kRemove:
         own.removed += t.instances.size();
@@ -186,7 +209,7 @@ void Runtime::compiled_converge(WarpTrace& trace) {
             ++kept.lanes;
           }
           if (kept.lanes == 0) ++own.hoisted;
-          price(own, kept);
+          price_reread(own, role, kept);
         }
         break;
       case CompiledRole::Kind::kSplit:

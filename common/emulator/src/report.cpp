@@ -188,6 +188,7 @@ std::string format_compiled_lines(const LaunchReport& report) {
     if (l.removed > 0) notes.push_back(count(l.removed, "not issued: nvcc makes no such access here"));
     if (l.hoisted > 0) notes.push_back(count(l.hoisted, "repeats not issued: kept in a register through the loop"));
     if (l.split > 0) notes.push_back(count(l.split, "split into narrower accesses"));
+    if (l.reread > 0) notes.push_back(count(l.reread, "loads added: nvcc rereads what the line stores to"));
     if (l.predicated_warps > 0) notes.push_back(count(l.predicated_warps, "predicated off in every lane, still issued"));
     if (l.atomic_instructions > 0) notes.push_back("shared atomics (ATOMS)");
     std::string note;

@@ -92,7 +92,7 @@ nlohmann::json compiled_to_json(const LaunchReport& report) {
     line["file"] = l.where.file;
     line["line"] = l.where.line;
     line["nvcc_widest_bytes"] = l.widest;
-    line["source_view_instructions"] = {{"merged", l.merged}, {"removed", l.removed}, {"hoisted", l.hoisted}, {"split", l.split}};
+    line["source_view_instructions"] = {{"merged", l.merged}, {"removed", l.removed}, {"hoisted", l.hoisted}, {"split", l.split}, {"reread", l.reread}};
     // Nsight Compute's kernel-level smsp__sass_inst_executed_op_shared_* leave these out.
     line["predicated_off_warps"] = {{"loads", l.predicated_load_warps},
                                     {"stores", l.predicated_warps - l.predicated_load_warps}};

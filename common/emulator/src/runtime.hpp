@@ -179,6 +179,10 @@ struct CompiledRole {
   Kind kind = Kind::kAsIs;
   int width = 0;   // kMerge, kPartner, kSplit: nvcc's width
   int keep = 0;    // kEnds
+  // A store where nvcc also loads, at the same width, what the host compiler
+  // kept in a register (the read of `a[i] += x`): where the trace has no load
+  // at the line, each store is priced once more as a load of its addresses.
+  bool reread = false;
   std::vector<int> widths;  // kMerge, kPartner: nvcc's widths at the target line, widest first
   std::pair<std::string, int> line;    // (file name, line) of the pc
   std::pair<std::string, int> target;  // where merged accesses are counted

@@ -119,6 +119,10 @@ struct CompiledLineStats {
   std::uint64_t removed = 0;  ///< nvcc makes no such access at this line (a reload, a value kept in a register)
   std::uint64_t hoisted = 0;  ///< repeats of an access nvcc makes once, outside its loops
   std::uint64_t split = 0;    ///< split into nvcc's narrower accesses
+  /// Loads nvcc makes that the source view lacks: the read of a compound
+  /// assignment (`a[i] += x`) the host compiler served from a register,
+  /// priced at the addresses of the line's store.
+  std::uint64_t reread = 0;
   /// Warp instructions counted for warps where no lane's predicate was true:
   /// nvcc predicates the instruction (`@!P0 STS`), and every warp issues it.
   std::uint64_t predicated_warps = 0;

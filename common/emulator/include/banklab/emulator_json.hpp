@@ -28,7 +28,7 @@ nlohmann::json to_json(const LaunchReport& report);
 ///             "store_instructions", "store_wavefronts", "atomic_instructions",
 ///             "atomic_wavefronts", "ideal_wavefronts", "excess_wavefronts",
 ///             "nvcc_widest_bytes", "source_view_instructions": {"merged",
-///             "removed", "hoisted", "split"}, "predicated_off_warps": {"loads", "stores"}}],
+///             "removed", "hoisted", "split", "reread"}, "predicated_off_warps": {"loads", "stores"}}],
 ///  "total": {the same counts summed}}.
 nlohmann::json compiled_to_json(const LaunchReport& report);
 
