@@ -58,20 +58,19 @@ Outcome check_ncu_wavefronts(GradeContext& ctx, const std::string& kernel, const
     same = same && measured[1] == predicted.stores && measured[2] == predicted.atomics;
     if (measured[2] != 0 || predicted.atomics != 0)
       out << "; shared atomic wavefronts " << measured[2] << " vs " << predicted.atomics;
-  } else {
-    // The source view counts a shared atomic as a store.
-    out << "; shared store and atomic wavefronts " << measured[1] << " + " << measured[2] << " vs " << predicted.stores;
-    same = same && measured[1] + measured[2] == predicted.stores;
-  }
-  if (predicted.as_compiled) {
     out << " (the emulator priced nvcc's code for sm_" << sass_architecture(ctx.config());
-    if (predicted.loads != predicted.written_loads || predicted.stores != predicted.written_stores) {
-      out << "; as written: " << predicted.written_loads << " and " << predicted.written_stores
-          << "; the lines nvcc compiles otherwise:" << predicted.changed << ")";
+    // The source view counts a shared atomic as a store.
+    if (predicted.loads != predicted.written_loads ||
+        predicted.stores + predicted.atomics != predicted.written_stores) {
+      out << "; as written: " << predicted.written_loads << " loads and " << predicted.written_stores
+          << " stores and atomics; the lines nvcc compiles otherwise:" << predicted.changed << ")";
     } else {
       out << ", the same as the source view)";
     }
   } else {
+    // The source view counts a shared atomic as a store.
+    out << "; shared store and atomic wavefronts " << measured[1] << " + " << measured[2] << " vs " << predicted.stores;
+    same = same && measured[1] + measured[2] == predicted.stores;
     out << " (as written: nvcc's code was not priced, "
         << (sass.empty() ? ctx.nvcc_sass_problem() : "the emulator found no " + kernel + " in it")
         << "; where nvcc merges or removes shared accesses, Nsight Compute counts differently)";
