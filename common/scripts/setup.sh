@@ -94,7 +94,7 @@ next() {
   echo "  1. read handouts/README.md (the course, stage by stage), then labs/01-bank-mapping/README.md"
   echo "  2. edit labs/01-bank-mapping/bank_mapping.cu, then run: build/grader/grader --lab 1"
   echo "     (build/grader/grader --lab 1 --hint for a hint, --hint 2 for the next one)"
-  echo "  3. stages 2 to 5 the same way; build/grader/grader --lab all grades every stage and the quiz, with a total"
+  echo "  3. stages 2 to 6 the same way; build/grader/grader --lab all grades every stage and the quiz, with a total"
 }
 next
 [ "${1:-}" = "--quick" ] && { echo "== setup: done (--quick: the rest builds with cmake --build --preset default)"; exit 0; }
