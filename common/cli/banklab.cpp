@@ -552,7 +552,8 @@ int run(const RunOptions& o) {
   }
   const int exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
   const std::string built_launches = read_file(executable.parent_path() / "launches.txt");
-  if (!built_launches.empty() && std::strtoul(built_launches.c_str(), nullptr, 10) == 0) {
+  if (!built_launches.empty() && std::strtoul(built_launches.c_str(), nullptr, 10) == 0 &&
+      status_value("launches") == 0) {
     std::cerr << "banklab run: the program has no kernel launch (kernel<<<grid, block>>>(...) or cudaLaunchKernel) "
                  "for the emulator to trace: there is nothing to report\n";
   } else if (!run_status.empty() && status_value("launches") == 0) {

@@ -63,21 +63,61 @@ std::size_t launch_call_at(const std::string& s, std::size_t i) {
   return 0;
 }
 
-// If the call's first argument (its '(' at or after i) begins with a cast to
-// `void*` or `const void*`: the index of the cast's '(' and just past its ')'.
-bool find_void_cast(const std::string& s, std::size_t i, std::size_t& cast_begin, std::size_t& cast_end) {
-  std::size_t j = skip_spaces(s, s.find('(', i) + 1);
-  if (j >= s.size() || s[j] != '(') return false;
-  cast_begin = j;
-  j = skip_spaces(s, j + 1);
+// `void*` or `const void*` (with any spaces) at j: the index just past it, or npos.
+std::size_t void_pointer_at(const std::string& s, std::size_t j) {
+  j = skip_spaces(s, j);
   if (s.compare(j, 5, "const") == 0 && !is_identifier_char(s[j + 5])) j = skip_spaces(s, j + 5);
-  if (s.compare(j, 4, "void") != 0 || is_identifier_char(s[j + 4])) return false;
+  if (s.compare(j, 4, "void") != 0 || is_identifier_char(s[j + 4])) return std::string::npos;
   j = skip_spaces(s, j + 4);
-  if (j >= s.size() || s[j] != '*') return false;
-  j = skip_spaces(s, j + 1);
-  if (j >= s.size() || s[j] != ')') return false;
-  cast_end = j + 1;
+  if (j >= s.size() || s[j] != '*') return std::string::npos;
+  return skip_spaces(s, j + 1);
+}
+
+// A cast to `void*` or `const void*` starting at j, `(void*)` or
+// `reinterpret_cast<void*>`: the index of its first character and just past
+// it (the operand's parentheses of reinterpret_cast stay).
+bool void_cast_at(const std::string& s, std::size_t j, std::size_t& cast_begin, std::size_t& cast_end) {
+  if (j >= s.size()) return false;
+  if (s[j] == '(') {
+    const std::size_t k = void_pointer_at(s, j + 1);
+    if (k >= s.size() || s[k] != ')') return false;
+    cast_begin = j;
+    cast_end = k + 1;
+    return true;
+  }
+  const std::string named = "reinterpret_cast";
+  if (s.compare(j, named.size(), named) != 0 || is_identifier_char(s[j + named.size()])) return false;
+  const std::size_t open = skip_spaces(s, j + named.size());
+  if (open >= s.size() || s[open] != '<') return false;
+  const std::size_t k = void_pointer_at(s, open + 1);
+  if (k >= s.size() || s[k] != '>') return false;
+  cast_begin = j;
+  cast_end = k + 1;
   return true;
+}
+
+// If the call's first argument (its '(' at or after i) begins with a cast to
+// `void*` or `const void*`: the index of the cast's start and just past it.
+bool find_void_cast(const std::string& s, std::size_t i, std::size_t& cast_begin, std::size_t& cast_end) {
+  return void_cast_at(s, skip_spaces(s, s.find('(', i) + 1), cast_begin, cast_end);
+}
+
+// A graph kernel node's `func` assigned a cast kernel, `p.func = (void*)k`,
+// `p->func = ...` or `{.func = ...}` with `func` at i: the cast's span.
+bool find_node_func_cast(const std::string& s, std::size_t i, std::size_t& cast_begin, std::size_t& cast_end) {
+  if (s.compare(i, 4, "func") != 0 || is_identifier_char(s[i + 4])) return false;
+  std::size_t before = i;
+  while (before > 0 && std::isspace(static_cast<unsigned char>(s[before - 1]))) --before;
+  if (before == 0 || !(s[before - 1] == '.' || (s[before - 1] == '>' && before > 1 && s[before - 2] == '-')))
+    return false;
+  const std::size_t eq = skip_spaces(s, i + 4);
+  if (eq >= s.size() || s[eq] != '=' || (eq + 1 < s.size() && s[eq + 1] == '=')) return false;
+  return void_cast_at(s, skip_spaces(s, eq + 1), cast_begin, cast_end);
+}
+
+// The text between begin and end as spaces (line breaks kept: the columns and lines stay).
+void blank(std::string& text, const std::string& source, std::size_t begin, std::size_t end) {
+  for (std::size_t k = begin; k < end; ++k) text += source[k] == '\n' ? '\n' : ' ';
 }
 
 // The kernel of a launch whose `<<<` is at `at`, when it is a plain name
@@ -147,12 +187,23 @@ Rewritten rewrite_launches(const std::string& source, const std::vector<std::str
       if (find_void_cast(source, i + name, cast_begin, cast_end)) {
         // cudaLaunchKernel((void*)kernel, ...): the cast goes (spaces keep the columns).
         text.append(source, i, cast_begin - i);
-        for (std::size_t k = cast_begin; k < cast_end; ++k) text += source[k] == '\n' ? '\n' : ' ';
+        blank(text, source, cast_begin, cast_end);
         i = cast_end;
       } else {
         text.append(source, i, name);
         i += name;
       }
+      continue;
+    }
+    if (std::size_t cast_begin = 0, cast_end = 0;
+        source[i] == 'f' && find_node_func_cast(source, i, cast_begin, cast_end)) {
+      // params.func = (void*)kernel: a cast that keeps the kernel's type for a
+      // graph node, and gives the same void* elsewhere (cuda_graph.hpp).
+      ++out.launches;
+      text.append(source, i, cast_begin - i);
+      text += "::banklab::emu::node_func_cast->*";
+      for (std::size_t k = cast_begin; k < cast_end; ++k) text += source[k] == '\n' ? "\n" : "";
+      i = cast_end;
       continue;
     }
     if (source.compare(i, 3, "<<<") != 0) {

@@ -4,9 +4,11 @@
 //   kernel | ::banklab::emu::LaunchConfig(grid, block, shared, stream)
 //          | ::banklab::emu::launch_arguments(args)
 // (banklab/cuda_launch.hpp). The first argument of cudaLaunchKernel and
-// cudaLaunchCooperativeKernel loses a `(void*)` or `(const void*)` cast, so
-// that the kernel's parameter types reach the emulator's launch. Comments,
-// string and character literals are left alone.
+// cudaLaunchCooperativeKernel loses a `(void*)`, `(const void*)` or
+// `reinterpret_cast<void*>` cast, and in `x.func = (void*)kernel` the cast
+// becomes `::banklab::emu::node_func_cast->*` (banklab/cuda_graph.hpp), so
+// that the kernel's parameter types reach the emulator. Comments, string and
+// character literals are left alone.
 #pragma once
 
 #include <stdexcept>

@@ -364,6 +364,52 @@ TEST_CASE("a pipeline captured into a CUDA graph is recorded, not run, and each 
   CHECK(r.out.find("3 launches of reverse_blocks(float*): 12 blocks, all traced") != std::string::npos);
 }
 
+TEST_CASE("a CUDA graph built node by node runs its nodes in the order their dependencies ask, with copied arguments") {
+  const auto r = run_command(banklab_run(program("graph_nodes.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("building graph_nodes.cu for the CPU emulator (3 kernel launches)") != std::string::npos);
+  std::size_t ok = 0;
+  for (std::size_t at = r.out.find("\nOK "); at != std::string::npos; at = r.out.find("\nOK ", at + 1)) ++ok;
+  CHECK(ok == 10);
+  CHECK(r.out.find("\n0 wrong\n") != std::string::npos);
+  // Three runs of each kernel (the graph twice, then as a child graph), the
+  // interleaved tree's conflicts priced at its line.
+  CHECK(r.out.find("3 launches of block_sums(int*, int const*, int): 12 blocks, all traced") != std::string::npos);
+  CHECK(r.out.find("3 launches of scale(int*, int const*, int, int, int): 12 blocks, all traced") != std::string::npos);
+  CHECK(r.out.find("graph_nodes.cu:30             6120      3060         432        1692       432      1260       8") !=
+        std::string::npos);
+  CHECK(r.out.find("has no kernel launch") == std::string::npos);
+}
+
+TEST_CASE("a kernel node given a void* the rewrite cannot see through is refused with what to write") {
+  const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/graph-untyped";
+  std::filesystem::create_directories(dir);
+  const std::string file = dir + "/graph_untyped.cu";
+  std::ofstream(file) << ("#include <cstdio>\n"
+                         "__global__ void k(int* p) { p[threadIdx.x] = 1; }\n"
+                         "int main() {\n"
+                         "  void* untyped = (void*)k;\n"
+                         "  cudaGraph_t g; cudaGraphCreate(&g, 0);\n"
+                         "  int* p; cudaMalloc(&p, 128);\n"
+                         "  void* args[] = {&p};\n"
+                         "  cudaKernelNodeParams params = {};\n"
+                         "  params.func = untyped; params.gridDim = dim3(1); params.blockDim = dim3(32);\n"
+                         "  params.kernelParams = args;\n"
+                         "  cudaGraphNode_t n;\n"
+                         "  const cudaError_t e = cudaGraphAddKernelNode(&n, g, nullptr, 0, &params);\n"
+                         "  printf(\"added: %s\\n\", cudaGetErrorName(e));\n"
+                         "  return e == cudaSuccess ? 0 : 3;\n"
+                         "}\n");
+  const auto r = run_command(banklab_run(file) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 3);
+  CHECK(r.out.find("added: cudaErrorInvalidDeviceFunction") != std::string::npos);
+  CHECK(r.out.find("cudaGraphAddKernelNode was given a kernel node whose func is a plain pointer (void*)") !=
+        std::string::npos);
+  CHECK(r.out.find("params.func = (void*)my_kernel;") != std::string::npos);
+}
+
 TEST_CASE(
     "asynchronous copies into shared memory: the three CUDA forms fill a GEMM's tiles, each copy priced at its line") {
   const auto r = run_command(banklab_run(program("async_copy_gemm.cu")) + " 2>&1");

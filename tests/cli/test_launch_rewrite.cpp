@@ -94,6 +94,34 @@ TEST_CASE("cudaLaunchKernel and cudaLaunchCooperativeKernel lose a void* cast of
         "cudaLaunchKernel((void**)k, g, b, args);\n");
 }
 
+TEST_CASE("in x.func = (void*)kernel the cast becomes the kit's, which keeps the kernel's type, nothing else changes") {
+  const std::string source =
+      "params.func = (void*)reduce;\n"
+      "p->func=(void *)scale<float>;\n"
+      "cudaKernelNodeParams q = {.func = reinterpret_cast<void*>(k)};\n"
+      "cudaLaunchKernel(reinterpret_cast<const void*>(k), g, b, args);\n"
+      "params . func\n  = (const\nvoid*)k;\n"
+      "params.func == (void*)k;\n"
+      "funcs.func2 = (void*)k;\n"
+      "myfunc = (void*)k;\n"
+      "params.func = (void**)k;\n"
+      "// params.func = (void*)k;\n";
+  const auto r = rewrite_launches(source);
+  CHECK(r.launches == 5);
+  const std::string cast = "::banklab::emu::node_func_cast->*";
+  CHECK(r.text ==
+        "params.func = " + cast + "reduce;\n"
+        "p->func=" + cast + "scale<float>;\n"
+        "cudaKernelNodeParams q = {.func = " + cast + "(k)};\n"
+        "cudaLaunchKernel(                              (k), g, b, args);\n"
+        "params . func\n  = " + cast + "\nk;\n"
+        "params.func == (void*)k;\n"
+        "funcs.func2 = (void*)k;\n"
+        "myfunc = (void*)k;\n"
+        "params.func = (void**)k;\n"
+        "// params.func = (void*)k;\n");
+}
+
 TEST_CASE("preprocessed text: the kit's own headers are left alone and not counted, the program's lines are rewritten") {
   const std::string source =
       "# 1 \"/home/me/prog.cu\"\n"

@@ -122,7 +122,8 @@ cudaError_t cudaMemcpyAsync(void* destination, const void* source, std::size_t b
                             cudaStream_t stream) {
   host_only("cudaMemcpyAsync");
   if (banklab::emu::detail::capturing(stream)) {
-    banklab::emu::detail::capture(stream, [=] { cudaMemcpy(destination, source, bytes, kind); });
+    banklab::emu::detail::capture(stream, [=] { cudaMemcpy(destination, source, bytes, kind); },
+                                  cudaGraphNodeTypeMemcpy);
     return cudaSuccess;
   }
   return cudaMemcpy(destination, source, bytes, kind);
@@ -148,7 +149,7 @@ cudaError_t cudaMemset(void* pointer, int value, std::size_t bytes) {
 cudaError_t cudaMemsetAsync(void* pointer, int value, std::size_t bytes, cudaStream_t stream) {
   host_only("cudaMemsetAsync");
   if (banklab::emu::detail::capturing(stream)) {
-    banklab::emu::detail::capture(stream, [=] { cudaMemset(pointer, value, bytes); });
+    banklab::emu::detail::capture(stream, [=] { cudaMemset(pointer, value, bytes); }, cudaGraphNodeTypeMemset);
     return cudaSuccess;
   }
   return cudaMemset(pointer, value, bytes);

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <tuple>
 #include <type_traits>
@@ -181,6 +182,26 @@ void operator|(NamedLaunch<F, Params...>&& pending, LaunchArguments<Args...>&& a
     detail::program_launch(pending.config, kernel, invoke, &closure);
   }
 }
+
+/// A graph's kernel node (cuda_graph.hpp): the launch of `kernel` with copies
+/// of the values args[i] points at, taken now, as CUDA copies a node's
+/// arguments when the node is made or its parameters set.
+template <class... Params, std::size_t... I>
+std::function<void()> bind_node_launch(void (*kernel)(Params...), const LaunchConfig& config, void** args,
+                                       std::index_sequence<I...>) {
+  auto values = std::make_shared<std::tuple<std::decay_t<Params>...>>(*static_cast<std::decay_t<Params>*>(args[I])...);
+  return [kernel, config, values] {
+    std::apply([&](auto&... v) { kernel | config | launch_arguments(v...); }, *values);
+  };
+}
+template <class... Params>
+KernelRef::KernelRef(void (*kernel)(Params...))
+    : address(reinterpret_cast<const void*>(kernel)),
+      bind([](const void* k, const LaunchConfig& config, void** args) -> std::function<void()> {
+        if (sizeof...(Params) > 0 && args == nullptr) return nullptr;
+        return bind_node_launch(reinterpret_cast<void (*)(Params...)>(const_cast<void*>(k)), config, args,
+                                std::index_sequence_for<Params...>{});
+      }) {}
 
 /// cudaLaunchKernel's arguments: args[i] points at the i-th parameter's value.
 template <class... Params, std::size_t... I>
