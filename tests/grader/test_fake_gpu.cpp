@@ -167,7 +167,7 @@ TEST_CASE(
     CHECK(status_of(compiled, check) == "pass");
     const std::string out = check_output(compiled, check);
     CHECK(has(out, "Nsight Compute 2048 vs emulator 2048; shared store wavefronts 2048 vs 2048"));
-    CHECK(has(out, "as written: 8192 and 2048"));
+    CHECK(has(out, "as written: 8192 loads and 2048 stores and atomics"));
     CHECK(has(out,
               "merged_row_reads.cu:71: 6144 wavefronts as written, 2048 as nvcc compiled it (1536 warp "
               "instructions merged into 16-byte accesses)"));
