@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -408,6 +409,64 @@ TEST_CASE("a kernel node given a void* the rewrite cannot see through is refused
   CHECK(r.out.find("cudaGraphAddKernelNode was given a kernel node whose func is a plain pointer (void*)") !=
         std::string::npos);
   CHECK(r.out.find("params.func = (void*)my_kernel;") != std::string::npos);
+}
+
+TEST_CASE("wmma: a tensor-core GEMM through shared tiles is right, and load_matrix_sync is priced as nvcc's LDSM") {
+  const auto r = run_command(banklab_run(program("wmma_tiles.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("unpadded tiles: OK (0 of 4096 elements wrong)") != std::string::npos);
+  CHECK(r.out.find("padded tiles: OK (0 of 4096 elements wrong)") != std::string::npos);
+  // Rows of 32 bytes: each 8x8 matrix's rows fall in two groups of banks, 8
+  // wavefronts an LDSM; rows of 48 bytes: 4, the ideal.
+  const std::string unpadded = r.out.substr(r.out.find("kernel void wmma_gemm<16>"));
+  const std::string padded = r.out.substr(r.out.find("kernel void wmma_gemm<24>"));
+  CHECK(unpadded.find("wmma_tiles.cu:38              2048         0          64         512       256       256       8") !=
+        std::string::npos);
+  CHECK(padded.find("wmma_tiles.cu:38              2048         0          64         256       256         0       4") !=
+        std::string::npos);
+}
+
+TEST_CASE("wmma: load_matrix_sync's wavefronts equal what Nsight Compute measured on an H100 for every leading dimension") {
+  // tests/data/gpu/probes/h100_wmma/wmma_probe.ldsm.csv: per launch of the
+  // probe, the LDSM wavefronts (ldm 16, 24, 32, 40, 64: 8, 4, 16, 4, 32);
+  // the emulator's report sums a kernel's launches at its line.
+  std::ifstream csv(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/probes/h100_wmma/wmma_probe.ldsm.csv");
+  REQUIRE(csv.good());
+  std::map<std::string, long long> measured;
+  std::vector<long long> per_launch;
+  for (std::string line; std::getline(csv, line);) {
+    if (line.find("\"sm__sass_l1tex_data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum\"") == std::string::npos) continue;
+    const std::size_t name = line.find("\"void load_");
+    const std::size_t value = line.rfind(",\"");
+    if (name == std::string::npos || value == std::string::npos) continue;
+    const std::string kernel = line.substr(name + 6, line.find('(', name) - name - 6);
+    const long long v = std::stoll(line.substr(value + 2));
+    measured[kernel] += v;
+    per_launch.push_back(v);
+  }
+  REQUIRE(per_launch.size() == 15);
+  CHECK(std::vector<long long>(per_launch.begin(), per_launch.begin() + 5) == std::vector<long long>{8, 4, 16, 4, 32});
+  const auto r = run_command(banklab_run(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/probes/wmma_probe.cu") +
+                             " 2>&1");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const std::vector<std::array<std::string, 3>> kernels = {
+      {"load_a<nvcuda::row_major>", "load_a<nvcuda::wmma::row_major>", "wmma_probe.cu:26"},
+      {"load_a<nvcuda::col_major>", "load_a<nvcuda::wmma::col_major>", "wmma_probe.cu:26"},
+      {"load_b<nvcuda::row_major>", "load_b<nvcuda::wmma::row_major>", "wmma_probe.cu:43"}};
+  for (const auto& [on_gpu, here, line] : kernels) {
+    INFO(on_gpu);
+    REQUIRE(measured.count(on_gpu) == 1);
+    const std::size_t at = r.out.find("kernel void " + here);
+    REQUIRE(at != std::string::npos);
+    std::istringstream row(r.out.substr(r.out.find(line, at) + line.size()));
+    long long loads = 0, stores = 0, instructions = 0, wavefronts = 0, ideal = 0;
+    row >> loads >> stores >> instructions >> wavefronts >> ideal;
+    CHECK(instructions == 5);  // one LDSM per launch
+    CHECK(wavefronts == measured[on_gpu]);
+    CHECK(ideal == 20);
+  }
 }
 
 TEST_CASE(

@@ -225,6 +225,8 @@ struct Runtime {
   std::uint64_t block_index = 0;  // of the running block, in launch order (x fastest)
   std::vector<Thread> threads;
   std::vector<WarpState> warps;
+  // Per warp, 32 lanes' slots of 64 bytes each for wmma::mma_sync's exchange (wmma.cpp).
+  std::vector<unsigned char> warp_exchange;
 
   // shared memory of the launched kernel
   std::vector<SharedVar> vars;

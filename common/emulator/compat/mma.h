@@ -1,0 +1,3 @@
+// <mma.h> for the CPU emulator: nvcuda::wmma (banklab/cuda_wmma.hpp).
+#pragma once
+#include "banklab/cuda_wmma.hpp"
