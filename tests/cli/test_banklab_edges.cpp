@@ -576,6 +576,22 @@ TEST_CASE("CUB, Thrust and cuRAND's host API stop the build naming the library a
   }
 }
 
+TEST_CASE("cuRAND's MRG32k3a: offsets, 2^76-output subsequences and 2^127-output sequences, and its first output") {
+  const auto r = run_command(banklab_run(program("curand_mrg_check.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  std::size_t ok = 0, values = 0;
+  for (std::size_t at = r.out.find(": OK\n"); at != std::string::npos; at = r.out.find(": OK\n", at + 1)) ++ok;
+  for (std::size_t at = r.out.find("\nvalue MRG32k3a "); at != std::string::npos;
+       at = r.out.find("\nvalue MRG32k3a ", at + 1)) {
+    ++values;
+  }
+  CHECK(ok == 6);
+  CHECK(values == 18);
+  CHECK(r.out.find("seed 0's first output is 545508589 (every state word 12345): OK") != std::string::npos);
+  CHECK(r.out.find("\n0 wrong\n") != std::string::npos);
+}
+
 TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Philox gives Random123's known answer") {
   // -lcurand is accepted as nvcc users write it (the device API is the emulator's).
   const auto r = run_command(banklab_run("-lcurand " + program("curand_check.cu")) + " 2>&1");

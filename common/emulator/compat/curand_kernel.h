@@ -12,7 +12,7 @@
 // tests/cli/programs/curand_check.cu): the integers, the uniforms and the
 // uniform doubles here are the same bit for bit; the normals differ in their
 // last bits (the host's logf, sinf and log, sin).
-// Not provided: MRG32k3a, MTGP32, the quasi-random generators, Poisson.
+// MRG32k3a too (below). Not provided: MTGP32, the quasi-random generators, Poisson.
 #pragma once
 
 #include <cmath>
@@ -301,9 +301,131 @@ __device__ inline double curand_log_normal_double(State* state, double mean, dou
   return std::exp(mean + stddev * curand_normal_double(state));
 }
 
-// Not provided: the emulator has no MRG32k3a or MTGP32 (these declarations
-// make a program that uses them stop at its own line).
-struct curandStateMRG32k3a;
+// ---- MRG32k3a ----------------------------------------------------------------
+// L'Ecuyer's combined multiple recursive generator: two recurrences of order
+// 3 modulo m1 = 2^32 - 209 and m2 = 2^32 - 22853, their difference the
+// output, in 1 ... m1. cuRAND's seeding: every state word 12345, then, for a
+// seed other than 0, the words times the seed's low word ^ 0x55555555 or its
+// high word ^ 0xAAAAAAAA (alternately, modulo m); subsequences 2^76 outputs
+// apart, sequences 2^127 (jumps: src/curand.cpp).
+
+namespace banklab::emu {
+/// MRG32k3a's two states advanced by n outputs, times 2^76 (subsequences),
+/// 2^127 (sequences) or 1 (`log2_unit` 76, 127 or 0).
+void curand_mrg32k3a_jump(unsigned int s1[3], unsigned int s2[3], unsigned long long n, int log2_unit);
+}  // namespace banklab::emu
+
+struct curandStateMRG32k3a {
+  unsigned int s1[3];
+  unsigned int s2[3];
+  int boxmuller_flag;
+  int boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
 typedef struct curandStateMRG32k3a curandStateMRG32k3a_t;
-void curand_init(unsigned long long, unsigned long long, unsigned long long, curandStateMRG32k3a_t*) =
-    delete;  // MRG32k3a is not provided by the BankLab emulator: use curandState (XORWOW) or Philox4_32_10
+
+namespace banklab_curand {
+constexpr unsigned long long kMrgM1 = 4294967087ull, kMrgM2 = 4294944443ull;
+// One step; the output in 1 ... m1, as a double (exact).
+__device__ inline double mrg32k3a_step(curandStateMRG32k3a_t* s) {
+  const long long p1 = (1403580ll * s->s1[1] - 810728ll * s->s1[0]) % static_cast<long long>(kMrgM1);
+  const unsigned int n1 = static_cast<unsigned int>(p1 < 0 ? p1 + static_cast<long long>(kMrgM1) : p1);
+  s->s1[0] = s->s1[1];
+  s->s1[1] = s->s1[2];
+  s->s1[2] = n1;
+  const long long p2 = (527612ll * s->s2[2] - 1370589ll * s->s2[0]) % static_cast<long long>(kMrgM2);
+  const unsigned int n2 = static_cast<unsigned int>(p2 < 0 ? p2 + static_cast<long long>(kMrgM2) : p2);
+  s->s2[0] = s->s2[1];
+  s->s2[1] = s->s2[2];
+  s->s2[2] = n2;
+  return n1 <= n2 ? static_cast<double>(n1) - static_cast<double>(n2) + static_cast<double>(kMrgM1)
+                  : static_cast<double>(n1) - static_cast<double>(n2);
+}
+}  // namespace banklab_curand
+
+__device__ inline void skipahead(unsigned long long n, curandStateMRG32k3a_t* state) {
+  banklab::emu::curand_mrg32k3a_jump(state->s1, state->s2, n, 0);
+}
+__device__ inline void skipahead_subsequence(unsigned long long n, curandStateMRG32k3a_t* state) {
+  banklab::emu::curand_mrg32k3a_jump(state->s1, state->s2, n, 76);
+}
+__device__ inline void skipahead_sequence(unsigned long long n, curandStateMRG32k3a_t* state) {
+  banklab::emu::curand_mrg32k3a_jump(state->s1, state->s2, n, 127);
+}
+__device__ inline void curand_init(unsigned long long seed, unsigned long long subsequence, unsigned long long offset,
+                                   curandStateMRG32k3a_t* state) {
+  for (int i = 0; i < 3; ++i) state->s1[i] = state->s2[i] = 12345u;
+  if (seed != 0) {
+    const unsigned long long x1 = static_cast<unsigned int>(seed) ^ 0x55555555u;
+    const unsigned long long x2 = static_cast<unsigned int>(seed >> 32) ^ 0xAAAAAAAAu;
+    const unsigned long long m1 = banklab_curand::kMrgM1, m2 = banklab_curand::kMrgM2;
+    state->s1[0] = static_cast<unsigned int>(x1 * state->s1[0] % m1);
+    state->s1[1] = static_cast<unsigned int>(x2 * state->s1[1] % m1);
+    state->s1[2] = static_cast<unsigned int>(x1 * state->s1[2] % m1);
+    state->s2[0] = static_cast<unsigned int>(x2 * state->s2[0] % m2);
+    state->s2[1] = static_cast<unsigned int>(x1 * state->s2[1] % m2);
+    state->s2[2] = static_cast<unsigned int>(x2 * state->s2[2] % m2);
+  }
+  skipahead_subsequence(subsequence, state);
+  skipahead(offset, state);
+  state->boxmuller_flag = 0;
+  state->boxmuller_flag_double = 0;
+  state->boxmuller_extra = 0.f;
+  state->boxmuller_extra_double = 0.;
+}
+// 32 bits: the output scaled by (2^32 - 1) / m1 (cuRAND's constant), truncated.
+__device__ inline unsigned int curand(curandStateMRG32k3a_t* state) {
+  return static_cast<unsigned int>(banklab_curand::mrg32k3a_step(state) * 1.000000048662);
+}
+__device__ inline float curand_uniform(curandStateMRG32k3a_t* state) {
+  return static_cast<float>(banklab_curand::mrg32k3a_step(state) * 2.3283065498378288e-10);
+}
+__device__ inline double curand_uniform_double(curandStateMRG32k3a_t* state) {
+  return banklab_curand::mrg32k3a_step(state) * 2.3283065498378288e-10;
+}
+namespace banklab_curand {
+__device__ inline float2 box_muller_mrg(curandStateMRG32k3a_t* state) {
+  const float x = curand_uniform(state);
+  const float y = curand_uniform(state) * 6.2831855f;
+  const float s = sqrtf(-2.0f * logf(x));
+  float2 result;
+  __sincosf(y, &result.x, &result.y);
+  result.x *= s;
+  result.y *= s;
+  return result;
+}
+__device__ inline double2 box_muller_mrg_double(curandStateMRG32k3a_t* state) {
+  const double x = curand_uniform_double(state);
+  const double y = curand_uniform_double(state) * 6.2831853071795860;
+  const double s = std::sqrt(-2.0 * std::log(x));
+  double2 result;
+  result.x = s * std::sin(y);
+  result.y = s * std::cos(y);
+  return result;
+}
+}  // namespace banklab_curand
+__device__ inline float curand_normal(curandStateMRG32k3a_t* state) {
+  if (state->boxmuller_flag != 0) {
+    state->boxmuller_flag = 0;
+    return state->boxmuller_extra;
+  }
+  const float2 v = banklab_curand::box_muller_mrg(state);
+  state->boxmuller_extra = v.y;
+  state->boxmuller_flag = 1;
+  return v.x;
+}
+__device__ inline double curand_normal_double(curandStateMRG32k3a_t* state) {
+  if (state->boxmuller_flag_double != 0) {
+    state->boxmuller_flag_double = 0;
+    return state->boxmuller_extra_double;
+  }
+  const double2 v = banklab_curand::box_muller_mrg_double(state);
+  state->boxmuller_extra_double = v.y;
+  state->boxmuller_flag_double = 1;
+  return v.x;
+}
+__device__ inline float2 curand_normal2(curandStateMRG32k3a_t* state) { return banklab_curand::box_muller_mrg(state); }
+__device__ inline double2 curand_normal2_double(curandStateMRG32k3a_t* state) {
+  return banklab_curand::box_muller_mrg_double(state);
+}
