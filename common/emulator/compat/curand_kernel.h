@@ -217,34 +217,46 @@ __device__ inline double2 box_muller_double(unsigned int x0, unsigned int x1, un
   result.y = s * std::cos(v);
   return result;
 }
-// Normals come in pairs: the second is kept for the next call.
-template <typename State>
-__device__ inline float normal(State* state) {
+// Normals come in pairs (`pair(state)` makes two): the second is kept for the next call.
+template <typename State, typename Pair>
+__device__ inline float normal_of_pairs(State* state, Pair pair) {
   if (state->boxmuller_flag != 0) {
     state->boxmuller_flag = 0;
     return state->boxmuller_extra;
   }
-  const unsigned int x = curand(state);
-  const unsigned int y = curand(state);
-  const float2 v = box_muller(x, y);
+  const float2 v = pair(state);
   state->boxmuller_extra = v.y;
   state->boxmuller_flag = 1;
   return v.x;
 }
-template <typename State>
-__device__ inline double normal_double(State* state) {
+template <typename State, typename Pair>
+__device__ inline double normal_double_of_pairs(State* state, Pair pair) {
   if (state->boxmuller_flag_double != 0) {
     state->boxmuller_flag_double = 0;
     return state->boxmuller_extra_double;
   }
-  const unsigned int x0 = curand(state);
-  const unsigned int x1 = curand(state);
-  const unsigned int y0 = curand(state);
-  const unsigned int y1 = curand(state);
-  const double2 v = box_muller_double(x0, x1, y0, y1);
+  const double2 v = pair(state);
   state->boxmuller_extra_double = v.y;
   state->boxmuller_flag_double = 1;
   return v.x;
+}
+template <typename State>
+__device__ inline float normal(State* state) {
+  return normal_of_pairs(state, [](State* s) {
+    const unsigned int x = curand(s);
+    const unsigned int y = curand(s);
+    return box_muller(x, y);
+  });
+}
+template <typename State>
+__device__ inline double normal_double(State* state) {
+  return normal_double_of_pairs(state, [](State* s) {
+    const unsigned int x0 = curand(s);
+    const unsigned int x1 = curand(s);
+    const unsigned int y0 = curand(s);
+    const unsigned int y1 = curand(s);
+    return box_muller_double(x0, x1, y0, y1);
+  });
 }
 }  // namespace banklab_curand
 
@@ -406,24 +418,10 @@ __device__ inline double2 box_muller_mrg_double(curandStateMRG32k3a_t* state) {
 }
 }  // namespace banklab_curand
 __device__ inline float curand_normal(curandStateMRG32k3a_t* state) {
-  if (state->boxmuller_flag != 0) {
-    state->boxmuller_flag = 0;
-    return state->boxmuller_extra;
-  }
-  const float2 v = banklab_curand::box_muller_mrg(state);
-  state->boxmuller_extra = v.y;
-  state->boxmuller_flag = 1;
-  return v.x;
+  return banklab_curand::normal_of_pairs(state, banklab_curand::box_muller_mrg);
 }
 __device__ inline double curand_normal_double(curandStateMRG32k3a_t* state) {
-  if (state->boxmuller_flag_double != 0) {
-    state->boxmuller_flag_double = 0;
-    return state->boxmuller_extra_double;
-  }
-  const double2 v = banklab_curand::box_muller_mrg_double(state);
-  state->boxmuller_extra_double = v.y;
-  state->boxmuller_flag_double = 1;
-  return v.x;
+  return banklab_curand::normal_double_of_pairs(state, banklab_curand::box_muller_mrg_double);
 }
 __device__ inline float2 curand_normal2(curandStateMRG32k3a_t* state) { return banklab_curand::box_muller_mrg(state); }
 __device__ inline double2 curand_normal2_double(curandStateMRG32k3a_t* state) {
