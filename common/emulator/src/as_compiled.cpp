@@ -21,7 +21,10 @@
 //   - Narrower in nvcc's code: split into nvcc's width.
 //   - Loads in nvcc's code at a line where the trace has only stores (the
 //     host compiler kept the read of `a[i] += x` in a register, nvcc did
-//     not): each store priced once more as a load of the same addresses.
+//     not): each store priced once more as a load of the same addresses;
+//     where nvcc has fewer such loads than stores (an unrolled loop whose
+//     first copies it proved apart), each warp's last that many stores of
+//     a block (a sweep's warps join it late and stay to its end).
 //   - Atomics: as they are, in their own columns.
 // Predicated instructions outside nvcc's loops count once in every traced
 // warp (compiled_finish): Nsight Compute's source view counts a warp whose
@@ -93,6 +96,11 @@ CompiledRole role_of(const CompiledPlan& plan, const SourceLocation& where, cons
   if (store) {
     const CompiledShape* loads = plan.find(where.file, where.line, false);
     r.reread = loads != nullptr && loads->widths.count(width) > 0;
+    if (r.reread) {
+      const int reloads = loads->widths.at(width);
+      const auto stores = shape->widths.find(width);
+      if (reloads < (stores != shape->widths.end() ? stores->second : shape->total())) r.reread_keep = reloads;
+    }
   }
   const int widest = shape->widest();
   if (widest > width) {
@@ -167,11 +175,19 @@ void Runtime::compiled_converge(WarpTrace& trace) {
   for (const PcTrace& t : trace.pcs) {
     if (!t.instances.empty() && !t.instances.front().write) loaded.insert(compiled_roles.at(t.pc).line);
   }
+  const std::size_t warp = static_cast<std::size_t>(&trace - warp_traces.data());
   const auto price_reread = [&](CompiledLineStats& s, const CompiledRole& role, const Instance& instance) {
     price(s, instance);
     if (!role.reread || instance.lanes == 0 || loaded.count(role.line) > 0) return;
     Instance load = instance;
     load.write = false;
+    if (role.reread_keep > 0) {
+      PendingRereads& pending = compiled_rereads[{warp, role.line}];
+      pending.file = role.file;
+      pending.keep = role.reread_keep;
+      pending.loads.push_back(load);
+      return;
+    }
     price(s, load);
     ++s.reread;
   };
@@ -354,6 +370,24 @@ void Runtime::compiled_converge(WarpTrace& trace) {
       }
     }
   }
+}
+
+void Runtime::compiled_end_block() {
+  for (auto& [key, pending] : compiled_rereads) {
+    CompiledLineStats& s = compiled_lines[key.second];
+    if (s.where.file.empty()) s.where = SourceLocation{pending.file, key.second.second, {}};
+    const std::size_t n = pending.loads.size();
+    const std::size_t keep = static_cast<std::size_t>(pending.keep);
+    for (std::size_t j = n > keep ? n - keep : 0; j < n; ++j) {
+      const Instance& load = pending.loads[j];
+      const InstanceCost cost = instance_cost(load);
+      s.load_instructions += cost.instructions;
+      s.load_wavefronts += static_cast<std::uint64_t>(cost.count.wavefronts);
+      s.ideal_wavefronts += static_cast<std::uint64_t>(cost.count.ideal_wavefronts);
+      ++s.reread;
+    }
+  }
+  compiled_rereads.clear();
 }
 
 void Runtime::compiled_finish(LaunchReport& out) {

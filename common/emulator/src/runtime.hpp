@@ -183,6 +183,10 @@ struct CompiledRole {
   // kept in a register (the read of `a[i] += x`): where the trace has no load
   // at the line, each store is priced once more as a load of its addresses.
   bool reread = false;
+  // Where nvcc rereads at fewer of its copies of the line than it stores
+  // (an unrolled loop whose first copies it proved apart): how many; each
+  // warp's last that many stores of a block are reread. 0: every store.
+  int reread_keep = 0;
   std::vector<int> widths;  // kMerge, kPartner: nvcc's widths at the target line, widest first
   std::pair<std::string, int> line;    // (file name, line) of the pc
   std::pair<std::string, int> target;  // where merged accesses are counted
@@ -283,6 +287,14 @@ struct Runtime {
   std::unordered_map<std::uintptr_t, CompiledRole> compiled_roles;  // per pc, this launch
   std::map<std::pair<std::string, int>, CompiledLineStats> compiled_lines;  // (file name, line)
   void compiled_converge(WarpTrace& trace);
+  // Rereads waiting for the block's end (CompiledRole::reread_keep), per (warp, line).
+  struct PendingRereads {
+    std::string file;
+    int keep = 0;
+    std::vector<Instance> loads;
+  };
+  std::map<std::pair<std::size_t, std::pair<std::string, int>>, PendingRereads> compiled_rereads;
+  void compiled_end_block();
   void compiled_finish(LaunchReport& report);
   // Adds another worker's traced costs of this launch to this one's.
   void merge_trace(const Runtime& other);

@@ -287,6 +287,7 @@ void Runtime::trace_begin_launch() {
   pc_stats.clear();
   compiled_roles.clear();
   compiled_lines.clear();
+  compiled_rereads.clear();
   last_misaligned_pc = 0;
   shared_accesses = 0;
   pending_instances = 0;
@@ -486,6 +487,7 @@ void Runtime::trace_converge(int warp) {
 
 void Runtime::trace_end_block() {
   for (std::size_t w = 0; w < warp_traces.size(); ++w) trace_converge(static_cast<int>(w));
+  if (compiled_plan != nullptr) compiled_end_block();
   pending_instances = 0;
 }
 

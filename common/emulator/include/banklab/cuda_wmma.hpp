@@ -19,7 +19,10 @@
 //   4 and 32 wavefronts, the same for A and B and both layouts.
 // - load and store of accumulators: each lane's pairs of elements in a row
 //   (8 bytes for float, 4 for half) where the layout is row major, each
-//   element alone where it is column major. Not yet measured.
+//   element alone where it is column major, as nvcc's LDS.64/STS.64 and
+//   LDS/STS. Measured for float on an H100: row major ldm 16, 20, 24, 32
+//   load and store 16, 16, 8, 32 wavefronts; column major stores 32, 8, 16,
+//   32; the emulator gives the same.
 #pragma once
 
 #include <cstddef>
