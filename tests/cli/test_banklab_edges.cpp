@@ -612,7 +612,7 @@ TEST_CASE("CUB, Thrust and cuRAND's host API stop the build naming the library a
   }
 }
 
-TEST_CASE("cuRAND's MRG32k3a: offsets, 2^76-output subsequences and 2^127-output sequences, and its first output") {
+TEST_CASE("cuRAND's MRG32k3a: its laws, and an H100's values bit for bit (integers and uniforms)") {
   const auto r = run_command(banklab_run(program("curand_mrg_check.cu")) + " 2>&1");
   INFO(r.out);
   CHECK(r.status == 0);
@@ -626,6 +626,36 @@ TEST_CASE("cuRAND's MRG32k3a: offsets, 2^76-output subsequences and 2^127-output
   CHECK(values == 18);
   CHECK(r.out.find("seed 0's first output is 545508589 (every state word 12345): OK") != std::string::npos);
   CHECK(r.out.find("\n0 wrong\n") != std::string::npos);
+  // Against an H100's table (tests/data/gpu/h100_curand/curand_mrg_check.txt):
+  // 4 integers, the uniform and the uniform double bit for bit; the normals
+  // within 2e-5 (float: the GPU's __sincosf) and 1e-13 (double), relative.
+  std::ifstream recorded(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_curand/curand_mrg_check.txt");
+  std::vector<std::string> gpu;
+  for (std::string line; std::getline(recorded, line);) {
+    if (line.rfind("value ", 0) == 0) gpu.push_back(line);
+  }
+  REQUIRE(gpu.size() == 18);
+  std::istringstream emulated(r.out);
+  std::size_t row = 0;
+  for (std::string line; std::getline(emulated, line);) {
+    if (line.rfind("value ", 0) != 0) continue;
+    REQUIRE(row < gpu.size());
+    const std::string& expected = gpu[row++];
+    INFO(line << "\nH100: " << expected);
+    REQUIRE(line.substr(0, line.find(": ")) == expected.substr(0, expected.find(": ")));
+    std::istringstream mine_in(line.substr(line.find(": ") + 2)), theirs_in(expected.substr(expected.find(": ") + 2));
+    std::vector<std::string> mine, theirs;
+    for (std::string w; mine_in >> w;) mine.push_back(w);
+    for (std::string w; theirs_in >> w;) theirs.push_back(w);
+    REQUIRE(mine.size() == 9);
+    REQUIRE(theirs.size() == 9);
+    for (std::size_t i : {0, 1, 2, 3, 4, 7}) CHECK(mine[i] == theirs[i]);
+    for (std::size_t i : {5, 6, 8}) {
+      const double a = std::strtod(mine[i].c_str(), nullptr), b = std::strtod(theirs[i].c_str(), nullptr);
+      CHECK(std::fabs(a - b) <= (i == 8 ? 1e-13 : 2e-5) * std::fabs(b));
+    }
+  }
+  CHECK(row == 18);
 }
 
 TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Philox gives Random123's known answer") {
