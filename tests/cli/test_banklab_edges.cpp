@@ -33,6 +33,46 @@ std::string banklab_run(const std::string& args) {
 }
 std::string program(const std::string& name) { return std::string(BANKLAB_PROGRAMS) + "/" + name; }
 
+// The "value NAME ...: fields" rows of `out` against an H100's in `recorded`
+// (tests/data/gpu/...), row by row: `rows` of `fields` fields each ("|" not
+// counted); the fields in `exact` equal as text, each other field within its
+// relative tolerance in `close` (field, tolerance).
+void compare_value_rows(const std::string& out, const std::string& recorded, std::size_t rows, std::size_t fields,
+                        const std::vector<std::size_t>& exact, const std::vector<std::pair<std::size_t, double>>& close) {
+  const auto values_of = [](const std::string& text) {
+    std::vector<std::string> parts;
+    std::istringstream in(text.substr(text.find(": ") + 2));
+    for (std::string word; in >> word;) {
+      if (word != "|") parts.push_back(word);
+    }
+    return parts;
+  };
+  std::ifstream file(std::string(BANKLAB_SOURCE_DIR) + "/" + recorded);
+  std::vector<std::string> gpu;
+  for (std::string line; std::getline(file, line);) {
+    if (line.rfind("value ", 0) == 0) gpu.push_back(line);
+  }
+  REQUIRE(gpu.size() == rows);
+  std::istringstream emulated(out);
+  std::size_t row = 0;
+  for (std::string line; std::getline(emulated, line);) {
+    if (line.rfind("value ", 0) != 0) continue;
+    REQUIRE(row < gpu.size());
+    const std::string& expected = gpu[row++];
+    INFO(line << "\nH100: " << expected);
+    REQUIRE(line.substr(0, line.find(": ")) == expected.substr(0, expected.find(": ")));
+    const std::vector<std::string> mine = values_of(line), theirs = values_of(expected);
+    REQUIRE(mine.size() == fields);
+    REQUIRE(theirs.size() == fields);
+    for (std::size_t i : exact) CHECK(mine[i] == theirs[i]);
+    for (const auto& [i, tolerance] : close) {
+      const double a = std::strtod(mine[i].c_str(), nullptr), b = std::strtod(theirs[i].c_str(), nullptr);
+      CHECK(std::fabs(a - b) <= tolerance * std::fabs(b));
+    }
+  }
+  CHECK(row == rows);
+}
+
 }  // namespace
 
 TEST_CASE("--time-limit stops an endless host loop: the whole program is bounded, exit status 124") {
@@ -629,33 +669,8 @@ TEST_CASE("cuRAND's MRG32k3a: its laws, and an H100's values bit for bit (intege
   // Against an H100's table (tests/data/gpu/h100_curand/curand_mrg_check.txt):
   // 4 integers, the uniform and the uniform double bit for bit; the normals
   // within 2e-5 (float: the GPU's __sincosf) and 1e-13 (double), relative.
-  std::ifstream recorded(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_curand/curand_mrg_check.txt");
-  std::vector<std::string> gpu;
-  for (std::string line; std::getline(recorded, line);) {
-    if (line.rfind("value ", 0) == 0) gpu.push_back(line);
-  }
-  REQUIRE(gpu.size() == 18);
-  std::istringstream emulated(r.out);
-  std::size_t row = 0;
-  for (std::string line; std::getline(emulated, line);) {
-    if (line.rfind("value ", 0) != 0) continue;
-    REQUIRE(row < gpu.size());
-    const std::string& expected = gpu[row++];
-    INFO(line << "\nH100: " << expected);
-    REQUIRE(line.substr(0, line.find(": ")) == expected.substr(0, expected.find(": ")));
-    std::istringstream mine_in(line.substr(line.find(": ") + 2)), theirs_in(expected.substr(expected.find(": ") + 2));
-    std::vector<std::string> mine, theirs;
-    for (std::string w; mine_in >> w;) mine.push_back(w);
-    for (std::string w; theirs_in >> w;) theirs.push_back(w);
-    REQUIRE(mine.size() == 9);
-    REQUIRE(theirs.size() == 9);
-    for (std::size_t i : {0, 1, 2, 3, 4, 7}) CHECK(mine[i] == theirs[i]);
-    for (std::size_t i : {5, 6, 8}) {
-      const double a = std::strtod(mine[i].c_str(), nullptr), b = std::strtod(theirs[i].c_str(), nullptr);
-      CHECK(std::fabs(a - b) <= (i == 8 ? 1e-13 : 2e-5) * std::fabs(b));
-    }
-  }
-  CHECK(row == 18);
+  compare_value_rows(r.out, "tests/data/gpu/h100_curand/curand_mrg_check.txt", 18, 9, {0, 1, 2, 3, 4, 7},
+                     {{5, 2e-5}, {6, 2e-5}, {8, 1e-13}});
 }
 
 TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Philox gives Random123's known answer") {
@@ -679,41 +694,9 @@ TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Ph
   // Against an H100's table (tests/data/gpu/h100_curand/): integers, uniforms
   // and uniform doubles bit for bit; normals within 1e-5 (float) and 1e-13
   // (double) of the GPU's, relative.
-  std::ifstream recorded(std::string(BANKLAB_SOURCE_DIR) + "/tests/data/gpu/h100_curand/curand_check.txt");
-  std::vector<std::string> gpu;
-  for (std::string line; std::getline(recorded, line);) {
-    if (line.rfind("value ", 0) == 0) gpu.push_back(line);
-  }
-  REQUIRE(gpu.size() == 36);
-  std::istringstream emulated(r.out);
-  std::size_t row = 0, exact = 0;
-  for (std::string line; std::getline(emulated, line);) {
-    if (line.rfind("value ", 0) != 0) continue;
-    REQUIRE(row < gpu.size());
-    const std::string& expected = gpu[row++];
-    INFO(line << "\nH100: " << expected);
-    // "value NAME SEED SUB OFFSET: ints | uniforms | normals | uniform_double normal_double"
-    const auto fields = [](const std::string& text) {
-      std::vector<std::string> parts;
-      std::istringstream in(text.substr(text.find(": ") + 2));
-      for (std::string word; in >> word;) {
-        if (word != "|") parts.push_back(word);
-      }
-      return parts;
-    };
-    REQUIRE(line.substr(0, line.find(": ")) == expected.substr(0, expected.find(": ")));
-    const std::vector<std::string> mine = fields(line), theirs = fields(expected);
-    REQUIRE(mine.size() == 12);
-    REQUIRE(theirs.size() == 12);
-    for (std::size_t i = 0; i < 8; ++i) CHECK(mine[i] == theirs[i]);  // 6 integers, 2 uniforms
-    CHECK(mine[10] == theirs[10]);                                      // the uniform double
-    for (std::size_t i : {8, 9, 11}) {
-      const double a = std::strtod(mine[i].c_str(), nullptr), b = std::strtod(theirs[i].c_str(), nullptr);
-      CHECK(std::fabs(a - b) <= (i == 11 ? 1e-13 : 1e-5) * std::fabs(b));
-    }
-    ++exact;
-  }
-  CHECK(exact == 36);
+  // "value NAME SEED SUB OFFSET: ints | uniforms | normals | uniform_double normal_double"
+  compare_value_rows(r.out, "tests/data/gpu/h100_curand/curand_check.txt", 36, 12, {0, 1, 2, 3, 4, 5, 6, 7, 10},
+                     {{8, 1e-5}, {9, 1e-5}, {11, 1e-13}});
 }
 
 TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and cuBLAS's rules a program sees") {
