@@ -142,6 +142,41 @@ TEST_CASE("the class report of a gradebook: histogram, pass rate per check, grou
   banklab::test::check_golden("class_report/printed.txt", banklab::test::machine_neutral(r.out));
 }
 
+TEST_CASE("the class report lists a check's three most common failure messages, most common first, and no fourth") {
+  const fs::path dir = fresh_dir("class_report_top3");
+  const auto checks = lab3_checks();
+  // The first check fails 7 times: "a" 3 times, "b" twice, then "c" and "d" once each (c first in the gradebook).
+  const std::vector<std::string> messages = {"message a: tile not written", "message b: wrong column",
+                                             "message a: tile not written", "message c: output untouched",
+                                             "message b: wrong column",     "message a: tile not written",
+                                             "message d: kernel too slow"};
+  nlohmann::json rows = nlohmann::json::array();
+  for (std::size_t i = 0; i < messages.size(); ++i) {
+    std::vector<std::tuple<std::string, double, std::string>> c;
+    for (std::size_t k = 0; k < checks.size(); ++k)
+      c.push_back({checks[k].first, k == 0 ? 0.0 : checks[k].second, k == 0 ? messages[i] : ""});
+    rows.push_back(row("s" + std::to_string(i), dir / ("s" + std::to_string(i) + ".cu"), 90 - checks[0].second, c));
+  }
+  const fs::path book = dir / "gradebook.json";
+  write_text(book, nlohmann::json{{"lab", 3}, {"seed", 5}, {"backend", "cpu"}, {"submissions", rows}}.dump(2));
+  const auto r = run_grader("--report " + book.string() + " -o " + (dir / "report.html").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string page = text_of(dir / "report.html");
+  const std::size_t a = page.find("<code>message a: tile not written</code></td><td class=\"n\">3<");
+  const std::size_t b = page.find("<code>message b: wrong column</code></td><td class=\"n\">2<");
+  const std::size_t c = page.find("<code>message c: output untouched</code></td><td class=\"n\">1<");
+  CHECK(a != std::string::npos);
+  CHECK(b != std::string::npos);
+  CHECK(c != std::string::npos);
+  CHECK(a < b);
+  CHECK(b < c);
+  CHECK(page.find("message d: kernel too slow") == std::string::npos);
+  CHECK(page.find("7/7") != std::string::npos);
+  // The check's name cell spans its three message rows.
+  CHECK(page.find("<tr><td rowspan=\"3\">" + checks[0].first + "</td>") != std::string::npos);
+}
+
 TEST_CASE("the class report's mean and median: an even count takes the mean of the two middle scores") {
   const fs::path dir = fresh_dir("class_report_median");
   // Scores given out of order; the median is of the sorted scores.
