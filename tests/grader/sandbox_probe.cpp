@@ -288,6 +288,33 @@ int big_file(int mib) {
   return 0;
 }
 
+// The character devices a runner's libraries use: each opened and read (16
+// bytes), /dev/full written (it must refuse with ENOSPC), two reads of
+// /dev/urandom compared (they differ).
+int devices() {
+  for (const char* path : {"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom"}) {
+    FILE* f = std::fopen(path, "rb");
+    if (f == nullptr) return denied(std::string("open ") + path);
+    unsigned char bytes[16] = {};
+    const std::size_t n = std::fread(bytes, 1, sizeof bytes, f);
+    std::fclose(f);
+    std::printf("ok device %s %zu\n", path, n);
+  }
+  FILE* full = std::fopen("/dev/full", "wb");
+  if (full == nullptr) return denied("open /dev/full for writing");
+  const bool refused = std::fputs("x", full) == EOF || std::fflush(full) != 0;
+  const int error = errno;
+  std::fclose(full);
+  std::printf("%s write /dev/full%s\n", refused ? "ok" : "unexpected", refused && error == ENOSPC ? " ENOSPC" : "");
+  unsigned char a[16] = {}, b[16] = {};
+  FILE* u = std::fopen("/dev/urandom", "rb");
+  if (u == nullptr) return denied("open /dev/urandom");
+  const bool read_both = std::fread(a, 1, sizeof a, u) == sizeof a && std::fread(b, 1, sizeof b, u) == sizeof b;
+  std::fclose(u);
+  std::printf("%s urandom differs\n", read_both && std::memcmp(a, b, sizeof a) != 0 ? "ok" : "unexpected");
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -302,6 +329,7 @@ int main(int argc, char** argv) {
   if (command == "unshare") return new_namespace();
   if (command == "clone") return clone_namespace();
   if (command == "threads") return threads();
+  if (command == "devices") return devices();
   if (command == "detach" && argc == 3) return detach(argv[0], argv[2]);
   if (command == "sleeping") return sleep(60), 0;
   if (command == "fork-loop") return fork_loop();
@@ -310,6 +338,6 @@ int main(int argc, char** argv) {
   if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
   if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
   std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | clone | "
-               "threads | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
+               "threads | devices | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
   return 2;
 }

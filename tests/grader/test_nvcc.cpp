@@ -78,6 +78,19 @@ TEST_CASE("a kernel that calls a host function is refused with nvcc's message at
   CHECK(r.out.empty());  // no grade
 }
 
+TEST_CASE("a file the source check passes and nvcc refuses: the student is told to fix the file, not the machine" *
+          doctest::skip(!BANKLAB_TEST_HAVE_NVCC)) {
+  const Result r = run("--lab 3 --backend cpu --impl " + kSource + "/tests/grader/lab03/hostile/shared_initialiser.cu");
+  INFO(r.out << r.err);
+  CHECK(r.status == 2);
+  CHECK(r.err.find("grader: shared_initialiser.cu does not build with nvcc: shared_initialiser.cu:73: error: "
+                   "initializer not allowed for __shared__ variable") != std::string::npos);
+  CHECK(r.err.find("Fix it so that nvcc accepts it") != std::string::npos);
+  CHECK(r.err.find("grader: fix the error above in ") != std::string::npos);
+  CHECK(r.err.find("nothing is wrong with") == std::string::npos);
+  CHECK(r.out.empty());  // no grade
+}
+
 TEST_CASE("a __host__ __device__ helper passes the nvcc step and gets full marks" *
           doctest::skip(!BANKLAB_TEST_HAVE_NVCC)) {
   const Result r = run("--lab 3 --backend cpu --time-limit 30 --format json --impl " + kSource +

@@ -242,6 +242,21 @@ TEST_CASE("what the emulator needs still works confined: threads, timers, the af
   }
 }
 
+TEST_CASE("a confined runner has the character devices its libraries read: null, zero, full, random, urandom") {
+  // std::random_device, the C library and the CUDA runtime open these; a
+  // runner without them fails in ways that are no fault of the submission.
+  for (const auto& [mode, name_text] : modes()) {
+    const std::string name = name_text;
+    INFO(name);
+    const ProcessResult r = probe({"devices"}, mode);
+    CHECK(r.exit_code == 0);
+    for (const std::string device : {"/dev/null 0", "/dev/zero 16", "/dev/full 16", "/dev/random 16", "/dev/urandom 16"})
+      CHECK(r.out.find("ok device " + device + "\n") != std::string::npos);
+    CHECK(r.out.find("ok write /dev/full ENOSPC\n") != std::string::npos);
+    CHECK(r.out.find("ok urandom differs\n") != std::string::npos);
+  }
+}
+
 TEST_CASE("a lab file that prints the reference solution from a static constructor gets nothing of it") {
   // tests/grader/hostile/transpose_reads_solution.cu reads the solution in
   // host code (which builds today; once the source check refuses host code
