@@ -113,7 +113,7 @@ TEST_CASE("in x.func = (void*)kernel the cast becomes the kit's, which keeps the
         "params.func = " + cast + "reduce;\n"
         "p->func=" + cast + "scale<float>;\n"
         "cudaKernelNodeParams q = {.func = " + cast + "(k)};\n"
-        "cudaLaunchKernel(                              (k), g, b, args);\n"
+        "cudaLaunchKernel(" + std::string(29, ' ') + "(k), g, b, args);\n"  // reinterpret_cast<const void*>: 29
         "params . func\n  = " + cast + "\nk;\n"
         "params.func == (void*)k;\n"
         "funcs.func2 = (void*)k;\n"
