@@ -271,6 +271,7 @@ fs::path build(const RunOptions& o) {
   for (const auto& f : flags) key = fnv(f, key);
   for (const auto& f : user_flags) key = fnv(f, key);
   int launches = 0;
+  int graph_kernels = 0;
   std::vector<fs::path> units;  // rewritten preprocessed files
   for (std::size_t i = 0; i < sources.size(); ++i) {
     const fs::path preprocessed = dir / (sources[i].stem().string() + "." + std::to_string(i) + ".ii");
@@ -303,6 +304,7 @@ fs::path build(const RunOptions& o) {
       std::exit(2);
     }
     launches += rewritten.launches;
+    graph_kernels += rewritten.graph_kernels;
     std::ofstream(preprocessed) << rewritten.text;
     key = fnv(rewritten.text, key);
     units.push_back(preprocessed);
@@ -344,7 +346,11 @@ fs::path build(const RunOptions& o) {
             << (sources.size() > 1
                     ? " and " + std::to_string(sources.size() - 1) + " more file" + (sources.size() > 2 ? "s" : "")
                     : "")
-            << " for the CPU emulator (" << launches << " kernel launch" << (launches == 1 ? "" : "es") << ")\n";
+            << " for the CPU emulator (" << launches << " kernel launch" << (launches == 1 ? "" : "es")
+            << (graph_kernels > 0 ? ", " + std::to_string(graph_kernels) + " function" +
+                                        (graph_kernels == 1 ? "" : "s") + " for graph nodes"
+                                  : "")
+            << ")\n";
   std::vector<std::string> objects;
   for (const auto& unit : units) {
     const std::string object = fs::path(unit).replace_extension(".o").string();
@@ -388,7 +394,7 @@ fs::path build(const RunOptions& o) {
              "; a host library it needs: -l NAME, and -L DIR where it is)");
   }
   disassemble_with_nvcc(sources, user_flags, dir);
-  std::ofstream(dir / "launches.txt") << launches << "\n";  // for run()'s verdict on a run without launches
+  std::ofstream(dir / "launches.txt") << launches + graph_kernels << "\n";  // for run()'s verdict on a run without launches
   if (o.rebuild) fs::remove_all(final_dir, error);
   fs::rename(dir, final_dir, error);
   if (error) {

@@ -199,7 +199,7 @@ Rewritten rewrite_launches(const std::string& source, const std::vector<std::str
         source[i] == 'f' && find_node_func_cast(source, i, cast_begin, cast_end)) {
       // params.func = (void*)kernel: a cast that keeps the kernel's type for a
       // graph node, and gives the same void* elsewhere (cuda_graph.hpp).
-      ++out.launches;
+      ++out.graph_kernels;
       text.append(source, i, cast_begin - i);
       text += "::banklab::emu::node_func_cast->*";
       for (std::size_t k = cast_begin; k < cast_end; ++k) text += source[k] == '\n' ? "\n" : "";

@@ -25,7 +25,8 @@ struct RewriteError : std::runtime_error {
 
 struct Rewritten {
   std::string text;
-  int launches = 0;
+  int launches = 0;      ///< <<<...>>> launches and cudaLaunchKernel calls
+  int graph_kernels = 0;  ///< `x.func = (void*)f`: functions for graph nodes (kernel or host)
 };
 
 /// Rewrites every launch of `source`; throws RewriteError for `<<<` without
