@@ -125,6 +125,25 @@ struct Piece {
   std::uint8_t width = 0;
 };
 
+// One warp instruction as nvcc has it, priced by the bank model into its
+// line's counts (loads, stores or atomics by the instruction's kind).
+void add_cost(CompiledLineStats& s, const Instance& instance) {
+  if (instance.lanes == 0) return;
+  const InstanceCost cost = instance_cost(instance);
+  const auto wavefronts = static_cast<std::uint64_t>(cost.count.wavefronts);
+  if (instance.atomic != AtomicKind::kNone) {
+    s.atomic_instructions += cost.instructions;
+    s.atomic_wavefronts += wavefronts;
+  } else if (instance.write) {
+    s.store_instructions += cost.instructions;
+    s.store_wavefronts += wavefronts;
+  } else {
+    s.load_instructions += cost.instructions;
+    s.load_wavefronts += wavefronts;
+  }
+  s.ideal_wavefronts += static_cast<std::uint64_t>(cost.count.ideal_wavefronts);
+}
+
 }  // namespace
 
 void Runtime::compiled_converge(WarpTrace& trace) {
@@ -145,22 +164,7 @@ void Runtime::compiled_converge(WarpTrace& trace) {
     if (s.where.file.empty()) s.where = SourceLocation{file, key.second, {}};
     return s;
   };
-  const auto price = [&](CompiledLineStats& s, const Instance& instance) {
-    if (instance.lanes == 0) return;
-    const InstanceCost cost = instance_cost(instance);
-    const auto wavefronts = static_cast<std::uint64_t>(cost.count.wavefronts);
-    if (instance.atomic != AtomicKind::kNone) {
-      s.atomic_instructions += cost.instructions;
-      s.atomic_wavefronts += wavefronts;
-    } else if (instance.write) {
-      s.store_instructions += cost.instructions;
-      s.store_wavefronts += wavefronts;
-    } else {
-      s.load_instructions += cost.instructions;
-      s.load_wavefronts += wavefronts;
-    }
-    s.ideal_wavefronts += static_cast<std::uint64_t>(cost.count.ideal_wavefronts);
-  };
+  const auto price = [](CompiledLineStats& s, const Instance& instance) { add_cost(s, instance); };
   const auto blank = [](const Instance& like, int width) {
     Instance fresh_instance;
     fresh_instance.offsets.fill(-1);
@@ -171,8 +175,13 @@ void Runtime::compiled_converge(WarpTrace& trace) {
   };
 
   // Lines where this interval traced loads: a store's reread is for the others.
+  // (Made only where some pc of this interval may be reread.)
   std::set<LineKey> loaded;
+  const bool any_reread = std::any_of(trace.pcs.begin(), trace.pcs.end(), [&](const PcTrace& t) {
+    return !t.instances.empty() && compiled_roles.at(t.pc).reread;
+  });
   for (const PcTrace& t : trace.pcs) {
+    if (!any_reread) break;
     if (!t.instances.empty() && !t.instances.front().write) loaded.insert(compiled_roles.at(t.pc).line);
   }
   const std::size_t warp = static_cast<std::size_t>(&trace - warp_traces.data());
@@ -379,11 +388,7 @@ void Runtime::compiled_end_block() {
     const std::size_t n = pending.loads.size();
     const std::size_t keep = static_cast<std::size_t>(pending.keep);
     for (std::size_t j = n > keep ? n - keep : 0; j < n; ++j) {
-      const Instance& load = pending.loads[j];
-      const InstanceCost cost = instance_cost(load);
-      s.load_instructions += cost.instructions;
-      s.load_wavefronts += static_cast<std::uint64_t>(cost.count.wavefronts);
-      s.ideal_wavefronts += static_cast<std::uint64_t>(cost.count.ideal_wavefronts);
+      add_cost(s, pending.loads[j]);
       ++s.reread;
     }
   }
