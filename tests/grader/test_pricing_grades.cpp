@@ -54,6 +54,15 @@ TEST_CASE("stage 1: word_of truncated to 16 bits loses the word_of points, from 
         std::string::npos);
 }
 
+TEST_CASE("stage 1: a word_of wrong on one byte offset of the whole range loses the word_of points") {
+  const auto report = grade(1, "lab01/wrong/one_offset.cu", 1);
+  CHECK(report["score"] == 80);
+  CHECK(failing(report) == std::set<std::string>{"word_of on every byte offset"});
+  const std::string why = output_of(report, "word_of on every byte offset");
+  CHECK(why.find("1 of ") != std::string::npos);
+  CHECK(why.find("word_of(232447) = 58112, expected 58111") != std::string::npos);
+}
+
 TEST_CASE("stage 1: the reference and the alternative keep full marks on the whole range") {
   CHECK(grade(1, "", 0)["score"] == 90);
   CHECK(grade(1, "lab01/right/alternative.cu", 0)["score"] == 90);
