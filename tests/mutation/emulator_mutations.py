@@ -1,18 +1,33 @@
 #!/usr/bin/env python3
-"""Mutation check of the emulator's tests: puts each bug back, one at a time,
-rebuilds test_emulator and runs it; a bug is caught when the tests fail.
+"""Mutation check of the emulator's tests: puts each bug into the CPU emulator,
+the bank model, banksim or `banklab run`, one at a time, rebuilds and runs
+their test suites until one fails; a bug is caught when a suite fails (a
+mutation that no longer builds is INVALID and left out of the count).
 
-    python3 tests/mutation/emulator_mutations.py BUILD_DIR [WORDS]
+    python3 tests/mutation/emulator_mutations.py BUILD_DIR [options] [WORDS]
 
-(WORDS: only the mutations whose name contains them.)
+  --set NAME    with-tests (the bugs an earlier review found the tests
+                missed, each with its test since), or extra (--extra files)
+  --extra FILE  the mutations of FILE, a Python file that defines MUTATIONS,
+                a list of (name, file, text, replacement); repeatable
+  --list        print the chosen mutations and stop
+  --skip SUITE  leave a suite out (repeatable)
+  --timeout S   a suite running longer than S seconds (default 3600) stops
+                the check of that mutation as "timed out" (not caught)
+  WORDS         only the mutations whose name contains them
 
-Restores every file it touched, also on failure or Ctrl-C. Prints a table and
-exits 1 if a mutation survived."""
+The machinery is grader_mutations.py's (its --help says more): the same
+baseline (every suite must pass unmutated first; remembered in
+BUILD_DIR/mutation-baseline.json), the suites cheapest first, each stopping at
+its first failing test, every file restored also on Ctrl-C or SIGTERM, a table
+and "N of M mutations caught"; exit 1 if one survived, 2 if it could not
+start. Only the suites differ (SUITES below)."""
 import pathlib
-import subprocess
 import sys
 
-ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+import grader_mutations as tool  # noqa: E402
+
 EMU = "common/emulator"
 HOST = f"{EMU}/include/banklab/cuda_host.hpp"
 
@@ -29,10 +44,11 @@ MUTATIONS = [
      "std::memset(reinterpret_cast<void*>(v.address), 0xff, v.size)",
      "std::memset(reinterpret_cast<void*>(v.address), 0, v.size)"),
     ("shared alignment capped at 4 bytes", f"{EMU}/src/layout.cpp",
-     "    place(s, s.size, align);", "    place(s, s.size, std::min<std::size_t>(align, 4));"),
+     "place(s, s.size, alignment_of(s), s.alignment);",
+     "place(s, s.size, std::min<std::size_t>(alignment_of(s), 4), s.alignment);"),
     ("a full-mask shuffle deadlocks in a partial last warp", f"{EMU}/src/runtime.cpp",
-     "const std::uint32_t needed = (warp.mask & warp.present) & ~warp.exited;",
-     "const std::uint32_t needed = warp.mask & ~warp.exited;"),
+     "const std::uint32_t needed = (mask & warp.present) & ~warp.exited;",
+     "const std::uint32_t needed = mask & ~warp.exited;"),
     ("__all_sync behaves as __any_sync", f"{EMU}/src/device_functions.cpp",
      "return (__ballot_sync(mask, predicate) & live) == live;", "return (__ballot_sync(mask, predicate) & live) != 0;"),
     ("atomicMax computes the minimum", f"{EMU}/src/device_functions.cpp",
@@ -64,39 +80,27 @@ MUTATIONS = [
      "      if (block > e.block) e = Entry{block, i, std::move(f)};"),
 ]
 
-
-def run(cmd, cwd):
-    return subprocess.run(cmd, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+# Test binaries (relative to the build folder) that test the emulator, the bank
+# model, banksim and banklab run.
+SUITES = [
+    "tests/common/test_bank_model",
+    "tests/common/test_banksim_cli",
+    "tests/common/emulator/test_emulator_alignment",
+    "tests/common/emulator/test_emulator",
+    "tests/cli/test_banklab_cli",
+]
 
 
 def main():
-    build = pathlib.Path(sys.argv[1]).resolve()
-    rows, survived = [], 0
-    only = " ".join(sys.argv[2:])
-    for name, rel, old, new in MUTATIONS:
-        if only and only not in name:
-            continue
-        path = ROOT / rel
-        original = path.read_text()
-        if original.count(old) != 1:
-            print(f"cannot apply '{name}': the text is not in {rel} exactly once", file=sys.stderr)
-            return 2
-        try:
-            path.write_text(original.replace(old, new))
-            built = run(["make", "-j2", "test_emulator"], build)
-            if built.returncode != 0:
-                verdict = "caught (does not build)"
-            else:
-                tests = run(["./tests/common/emulator/test_emulator"], build)
-                verdict = "caught" if tests.returncode != 0 else "SURVIVED"
-        finally:
-            path.write_text(original)
-        survived += verdict == "SURVIVED"
-        rows.append((name, verdict))
-        print(f"{verdict:24} {name}", flush=True)
-    run(["make", "-j2", "test_emulator"], build)
-    print(f"\n{len(rows) - survived} of {len(rows)} mutations caught")
-    return 1 if survived else 0
+    tool.__doc__ = __doc__
+    tool.WHAT = "emulator"
+    tool.SUITES = SUITES
+    tool.TARGETS = ["banklab", "banksim"] + [suite.rsplit("/", 1)[-1] for suite in SUITES]
+    tool.RELEVANT = {}
+    tool.COMPILED_INTO = {}
+    tool.SETS = {"with-tests": MUTATIONS, "blind": []}
+    tool.EQUIVALENT = {}
+    return tool.main()
 
 
 if __name__ == "__main__":

@@ -49,6 +49,8 @@ import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 SRC = "grader/src"
+# What the mutations go into, in the messages (emulator_mutations.py sets its own).
+WHAT = "grader"
 LABS = "grader/labs"
 
 # Test binaries (relative to the build folder). test_laws_blind came after the
@@ -337,7 +339,7 @@ def entry_cases(build_dir, entry):
 
 def baseline(build_dir, timeout, skip, wanted=None):
     """Seconds per entry (a suite, or a suite's filtered cases; less those in `skip`) on the unmutated
-    grader; None (after saying why) if one fails."""
+    code; None (after saying why) if one fails."""
     stamp = build_dir / "mutation-baseline.json"
     tree = tree_id()
     entries = sorted(wanted) if wanted is not None else [s.rsplit("/", 1)[-1] for s in SUITES]
@@ -350,11 +352,11 @@ def baseline(build_dir, timeout, skip, wanted=None):
     if all(e in known for e in entries):
         say(f"baseline: passed before on this working tree ({stamp.name}), not run again")
         return {e: known[e] for e in entries}
-    say("baseline: building the grader and the suites unmutated")
+    say(f"baseline: building the {WHAT} and the suites unmutated")
     built = build(build_dir)
     if built.returncode != 0:
         say(built.stdout[-3000:])
-        say("baseline: the unmutated grader or a suite does not build (above); fix that first")
+        say(f"baseline: the unmutated {WHAT} or a suite does not build (above); fix that first")
         return None
     seconds = dict(known)
     start = time.monotonic()
@@ -391,7 +393,7 @@ def baseline(build_dir, timeout, skip, wanted=None):
         if r.returncode != 0:
             say(r.stdout[-4000:])
             cases = "; ".join(failed_cases(r.stdout)) or "see its output above"
-            say(f"baseline: {entry} fails on the unmutated grader ({cases}).\n"
+            say(f"baseline: {entry} fails on the unmutated {WHAT} ({cases}).\n"
                 f"A mutation check needs every suite passing first; fix the failure, or run the check in a\n"
                 f"build folder where it passes (rerun it: build/{' '.join(entry_command(entry))[2:]}).")
             if TIME_LIMIT in r.stdout:
@@ -527,7 +529,7 @@ def main():
     except KeyboardInterrupt:
         say(f"stopped after {len(results)} of {len(chosen)} mutations (the mutated file is restored)")
     finally:
-        say("rebuilding the unmutated grader")
+        say(f"rebuilding the unmutated {WHAT}")
         build(build_dir)
     if not results:
         return 1
