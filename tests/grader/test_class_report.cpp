@@ -221,6 +221,9 @@ TEST_CASE("the class report counts a submission that does not build as its score
   // 90, 90 and 0 out of 90: the one that does not build pulls the mean down.
   CHECK(html.find("<p>Mean 66.7%, median 100%, 2 at full marks.</p>") != std::string::npos);
   CHECK(html.find("Scores (3 submissions, 1 without a score left out)") != std::string::npos);
+  // The similarity section names the files it could not find (none of these
+  // rows' files exist), not a student who submitted nothing.
+  CHECK(html.find("Not found, so not compared: ann, bo, cy.") != std::string::npos);
 }
 
 TEST_CASE("the class report reads a CSV gradebook, and says what is wrong with a missing or broken one") {
