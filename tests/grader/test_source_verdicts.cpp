@@ -68,3 +68,37 @@ TEST_CASE("without libclang a file is graded only with a verdict recorded for it
   CHECK(again.status == 2);
   CHECK(again.out.find("holds no verdict for this file") != std::string::npos);
 }
+
+TEST_CASE("without libclang a record is a verdict only for the checker it names, whatever its file is called") {
+  // A record's name is a hash of the file's bytes and the checker (rules,
+  // contract, kit headers); its contents say both again. A record whose
+  // contents name another checker (copied or renamed from another stage's,
+  // or edited) is no verdict, though its name matches.
+  const std::string nonce = std::to_string(std::random_device{}());
+  const std::string file = fresh_copy("relabelled", "// " + nonce + "\n");
+  const auto recorded = run_command(std::string(GRADER_PATH) + " --lab 1 --build-only --impl " + file + " 2>&1");
+  REQUIRE(recorded.status == 0);
+  std::ostringstream bytes;
+  bytes << std::ifstream(file, std::ios::binary).rdbuf();
+  const std::string content = banklab::grader::sha256_hex("file " + banklab::grader::sha256_hex(bytes.str()) + "\n");
+  fs::path record;
+  for (const auto& e : fs::directory_iterator(fs::path(GRADER_PATH).parent_path() / "source_verdicts")) {
+    std::ifstream in(e.path());
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!j.is_discarded() && j.value("content_sha256", "") == content) record = e.path();
+  }
+  REQUIRE(!record.empty());
+  std::ifstream in(record);
+  nlohmann::json j = nlohmann::json::parse(in);
+  in.close();
+  j["checker_sha256"] = std::string(64, '0');
+  std::ofstream(record) << j.dump(1) << '\n';
+  // The same bytes elsewhere (the grader's cache of source checks is by path).
+  const std::string same = fresh_copy("relabelled_same_bytes", "// " + nonce + "\n");
+  const auto refused = run_command("BANKLAB_NO_LIBCLANG=1 " + std::string(GRADER_PATH) +
+                                   " --lab 1 --backend cpu --seed 1 --impl " + same + " 2>&1");
+  INFO(refused.out);
+  CHECK(refused.status == 2);
+  CHECK(refused.out.find("holds no verdict for this file") != std::string::npos);
+  CHECK(refused.out.find("Score:") == std::string::npos);
+}
