@@ -337,7 +337,8 @@ int main(int argc, char** argv) {
   if (command == "hog" && argc == 3) return hog(std::atoi(argv[2]));
   if (command == "spin" && argc == 3) return spin(std::atoi(argv[2]));
   if (command == "big-file" && argc == 3) return big_file(std::atoi(argv[2]));
+  if (command == "raise" && argc == 3) return raise(std::atoi(argv[2])), 0;
   std::fprintf(stderr, "usage: sandbox_probe read FILE | write FILE | connect PORT | sockets | proc PID | ptrace | unshare | clone | "
-               "threads | devices | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB\n");
+               "threads | devices | fork-loop | fork N | hog MIB | spin SECONDS | big-file MIB | raise SIGNAL\n");
   return 2;
 }

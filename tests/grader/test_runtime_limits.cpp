@@ -7,6 +7,7 @@
 // from sandbox_probe, driven through run_process as a runner is.
 #include <doctest/doctest.h>
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -79,6 +80,22 @@ TEST_CASE("a fork loop is stopped at the runner's 32 processes") {
     CHECK(!printed_ok(r));
     CHECK(!r.timed_out);
     CHECK(r.describe(20).find("32") != std::string::npos);
+  }
+}
+
+TEST_CASE("a runner killed by a signal is described by the signal's number and name") {
+  // What a student reads when the kernel's code crashes the runner.
+  for (const auto& [mode, name] : modes()) {
+    INFO(name);
+    for (const auto& [signal, text] : {std::pair{SIGSEGV, "killed by signal 11 (Segmentation fault)"},
+                                       std::pair{SIGABRT, "killed by signal 6 (Aborted)"},
+                                       std::pair{SIGFPE, "killed by signal 8 (Floating point exception)"}}) {
+      const ProcessResult r = probe({"raise", std::to_string(signal)}, mode, 20);
+      INFO(r.out << r.err);
+      CHECK(r.signal == signal);
+      CHECK(!r.ok());
+      CHECK(r.describe(20) == text);
+    }
   }
 }
 
