@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <functional>
 #include <set>
+#include <sstream>
 
 namespace banklab::grader {
 
@@ -520,11 +521,18 @@ struct Checker {
     return data.second;
   }
 
-  // `constexpr` (or constinit) before the initialiser or the body.
-  bool declared_constexpr(CXCursor decl) const {
-    for (const auto& t : spellings(clang_getCursorExtent(decl))) {
-      if (t == "constexpr" || t == "constinit" || t == "__constinit") return true;
-      if (t == "=" || t == "{" || t == ":" || t == ";") break;
+  // `constexpr` (or constinit) among the declaration's specifiers, as clang
+  // parsed it (after the preprocessor), not as its text is spelled: a
+  // `constexpr` token a macro swallows, or one under #if 0, is not one.
+  static bool declared_constexpr(CXCursor decl) {
+    CXPrintingPolicy policy = clang_getCursorPrintingPolicy(decl);
+    clang_PrintingPolicy_setProperty(policy, CXPrintingPolicy_TerseOutput, 1);
+    const std::string printed = text(clang_getCursorPrettyPrinted(decl, policy));
+    clang_PrintingPolicy_dispose(policy);
+    std::istringstream words(printed.substr(0, printed.find_first_of("(={:;")));
+    std::string word;
+    while (words >> word) {
+      if (word == "constexpr" || word == "constinit") return true;
     }
     return false;
   }

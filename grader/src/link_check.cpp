@@ -58,10 +58,16 @@ std::string demangle(const std::string& name) {
 }
 
 // Calls the build redirects to the emulator's checked versions.
-const std::map<std::string, std::string> kRedirects = {{"memcpy", "banklab_guarded_memcpy"},
-                                                       {"memmove", "banklab_guarded_memmove"},
-                                                       {"memset", "banklab_guarded_memset"},
-                                                       {"printf", "banklab_guarded_printf"}};
+// Besides memory and printf: the math functions that write through a pointer
+// (or read a string) inside libm, where no access hook sees them.
+const std::map<std::string, std::string> kRedirects = [] {
+  std::map<std::string, std::string> r;
+  for (const char* name : {"memcpy", "memmove", "memset", "printf", "modf", "modff", "frexp", "frexpf", "remquo",
+                           "remquof", "sincos", "sincosf", "nan", "nanf"}) {
+    r[name] = std::string("banklab_guarded_") + name;
+  }
+  return r;
+}();
 
 // Names a lab file may not define: they would take the place of the C++
 // runtime's, the standard library's, the kit's or the runner's own.

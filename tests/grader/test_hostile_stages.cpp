@@ -195,6 +195,27 @@ TEST_CASE("stage 5: kernels that recognise the pricing run or read from global m
   for (const Case& c : cases) check_case(5, c);
 }
 
+TEST_CASE("stages 3 and 4: a conflicted store libm makes through a pointer (modff) is priced as the kernel's own") {
+  // Both scored full marks on the cost checks when libm's write went unseen.
+  check_case(3, {"lab03/hostile/modff_store.cu", 80, {"tile write costs 1 wavefront per warp instruction"},
+                 "tile write costs 1 wavefront per warp instruction",
+                 "modff_store.cu:62: if (x < width && y < height) modff(in[y * width + x] * 0x1p100f, "
+                 "&tile[tx][ty + j]);  // column store, untraced\n  34724 warp instructions, 1108678 wavefronts "
+                 "(ideal 34724)"});
+  const std::string write = "transpose_swizzled: tile write costs 1 wavefront per warp instruction";
+  const std::string chunk_write = "chunk_transpose_swizzled: float4 tile write costs the ideal 4 wavefronts";
+  check_case(4, {"lab04/hostile/modff_store.cu", 80, {write, chunk_write}, chunk_write,
+                 "modff_store.cu:149: modff(v.x * 0x1p100f, &t2[chunk][row].x);\n  80 warp instructions, 640 "
+                 "wavefronts (ideal 80)"});
+  // The same store on a padded tile is conflict-free, and priced so.
+  const Graded right = grade(3, "lab03/right/modff_padded_store.cu");
+  INFO(right.err);
+  REQUIRE(right.status == 0);
+  CHECK(right.report["score"].get<double>() == 90);
+  CHECK(output_of(right.report, "tile write costs 1 wavefront per warp instruction").find("modff_padded_store.cu") ==
+        std::string::npos);
+}
+
 TEST_CASE("stages 2, 4, 5: the references and correct submissions written differently keep full marks") {
   const std::vector<std::pair<int, std::string>> right = {
       {2, ""}, {2, "lab02/right/alternative.cu"}, {2, "lab02/right/own_rows.cu"}, {2, "lab02/right/staged_for_others.cu"},

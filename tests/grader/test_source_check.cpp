@@ -167,6 +167,14 @@ TEST_CASE("each rule of the source check refuses a small hostile snippet, at its
       {"new.cu", "__global__ void k(int** p) { p[0] = new int[4]; }\n", 1, "new and delete allocate memory"},
       {"no_sanitize.cu", "__attribute__((no_sanitize(\"thread\"))) __global__ void k(int* p) { p[0] = 1; }\n", 1,
        "the attribute `no_sanitize` is not allowed"},
+      // `constexpr` spelled in the text but not in the code compiled: the
+      // constructor runs when the program starts.
+      {"constexpr_swallowed.cu", "#define NOT(x)\nstruct S {\n  inline __host__ __device__ S() NOT(constexpr) { printf(\"x\"); }\n};\nS s;\n", 5,
+       "s is initialised by code that runs when the program starts"},
+      {"constexpr_if0.cu", "struct S {\n  inline __host__ __device__ S()\n#if 0\n  constexpr\n#endif\n  { printf(\"x\"); }\n};\nS s;\n", 8,
+       "s is initialised by code that runs when the program starts"},
+      {"constexpr_macro.cu", "#define constexpr\nstruct S {\n  constexpr __host__ __device__ S() { printf(\"x\"); }\n};\nS s;\n", 5,
+       "s is initialised by code that runs when the program starts"},
   };
   for (const Case& c : cases) {
     const AstResult r = check_text(c.name, c.code);
@@ -272,6 +280,8 @@ __constant__ float4 c4 = {1, 2, 3, 4};
 __constant__ int offsets[4] = {0, 1, 2, 3};
 constexpr int kTable[4] = {0, 4, 8, 12};
 static constexpr float kHalf = 0.5f;
+struct Pair { int a; constexpr __host__ __device__ Pair(int x) : a(x) {} };
+__device__ Pair pair_value(3);
 namespace detail { __device__ int twice(int x) { return 2 * x; } }
 template <typename T> struct Vec { T x; __device__ T get() const { return x; } };
 __global__ void k(float* out) {

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -385,6 +386,58 @@ int banklab_guarded_printf(const char* format, ...) {
   const int printed = std::vprintf(format, args);
   va_end(args);
   return printed;
+}
+
+// The math functions that write their second result through a pointer (or
+// read a string): the pointer is checked, and priced where it is shared
+// memory, as a store of the kernel's own would be. Unchecked, libm's
+// uninstrumented write would be a shared store no trace sees.
+#define BANKLAB_GUARDED_OUT(name, T, Out)                                     \
+  T banklab_guarded_##name(T x, Out* out) {                                   \
+    const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)); \
+    banklab::emu::detail::on_access(out, sizeof(Out), true, pc);             \
+    return ::name(x, out);                                                    \
+  }
+BANKLAB_GUARDED_OUT(modf, double, double)
+BANKLAB_GUARDED_OUT(modff, float, float)
+BANKLAB_GUARDED_OUT(frexp, double, int)
+BANKLAB_GUARDED_OUT(frexpf, float, int)
+#undef BANKLAB_GUARDED_OUT
+
+double banklab_guarded_remquo(double x, double y, int* quotient) {
+  const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  banklab::emu::detail::on_access(quotient, sizeof(int), true, pc);
+  return ::remquo(x, y, quotient);
+}
+
+float banklab_guarded_remquof(float x, float y, int* quotient) {
+  const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  banklab::emu::detail::on_access(quotient, sizeof(int), true, pc);
+  return ::remquof(x, y, quotient);
+}
+
+void banklab_guarded_sincos(double x, double* s, double* c) {
+  const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  banklab::emu::detail::on_access(s, sizeof(double), true, pc);
+  banklab::emu::detail::on_access(c, sizeof(double), true, pc);
+  ::sincos(x, s, c);
+}
+
+void banklab_guarded_sincosf(float x, float* s, float* c) {
+  const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+  banklab::emu::detail::on_access(s, sizeof(float), true, pc);
+  banklab::emu::detail::on_access(c, sizeof(float), true, pc);
+  ::sincosf(x, s, c);
+}
+
+double banklab_guarded_nan(const char* tag) {
+  checked_length(tag, static_cast<std::size_t>(-1), reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+  return ::nan(tag);
+}
+
+float banklab_guarded_nanf(const char* tag) {
+  checked_length(tag, static_cast<std::size_t>(-1), reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+  return ::nanf(tag);
 }
 
 }  // extern "C"
