@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "banklab/guarded_calls.hpp"
 #include "launch_rewrite.hpp"
 
 namespace fs = std::filesystem;
@@ -270,6 +271,7 @@ fs::path build(const RunOptions& o) {
   std::uint64_t key = fnv(BANKLAB_RUN_CXX);
   for (const auto& f : flags) key = fnv(f, key);
   for (const auto& f : user_flags) key = fnv(f, key);
+  for (const char* name : banklab::emu::kGuardedCalls) key = fnv(name, key);
   int launches = 0;
   int graph_kernels = 0;
   std::vector<fs::path> units;  // rewritten preprocessed files
@@ -363,6 +365,15 @@ fs::path build(const RunOptions& o) {
                        " does not build for the CPU emulator (the messages above name the line)");
     }
     std::cerr << output;
+    // The library calls that touch memory inside the library (memcpy into
+    // shared memory, modff's second result, ...) go to the emulator's checked
+    // versions, which price them as the kernel's own accesses.
+    std::vector<std::string> redirect = {"objcopy"};
+    for (const char* name : banklab::emu::kGuardedCalls) {
+      redirect.push_back(std::string("--redefine-sym=") + name + "=" + banklab::emu::kGuardedPrefix + name);
+    }
+    redirect.push_back(object);
+    if (run_step(redirect, output) != 0) fail(output, "objcopy could not prepare " + object + " (binutils)");
     objects.push_back(object);
   }
   std::vector<std::string> shared = {"sh", BANKLAB_RUN_DYNAMIC_SHARED_SCRIPT, (dir / "dynamic_shared.cpp").string()};

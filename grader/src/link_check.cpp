@@ -16,6 +16,7 @@
 #include <set>
 #include <sstream>
 
+#include "banklab/guarded_calls.hpp"
 #include "builder.hpp"
 #include "process.hpp"
 
@@ -58,14 +59,11 @@ std::string demangle(const std::string& name) {
 }
 
 // Calls the build redirects to the emulator's checked versions.
-// Besides memory and printf: the math functions that write through a pointer
-// (or read a string) inside libm, where no access hook sees them.
+// (banklab/guarded_calls.hpp: memory, printf, and the math functions that
+// write through a pointer inside libm, where no access hook sees them.)
 const std::map<std::string, std::string> kRedirects = [] {
   std::map<std::string, std::string> r;
-  for (const char* name : {"memcpy", "memmove", "memset", "printf", "modf", "modff", "frexp", "frexpf", "remquo",
-                           "remquof", "sincos", "sincosf", "nan", "nanf"}) {
-    r[name] = std::string("banklab_guarded_") + name;
-  }
+  for (const char* name : banklab::emu::kGuardedCalls) r[name] = banklab::emu::kGuardedPrefix + std::string(name);
   return r;
 }();
 
