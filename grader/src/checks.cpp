@@ -180,8 +180,16 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
                          const std::string& none_found, const std::string& hint, bool explain_cause) {
   std::vector<LineTotal> lines;  // in order of first appearance
   std::string runs;
+  std::uint64_t untraced = 0;
+  std::string untraced_runs;
   for (const LabelledReport& run : reports) {
     runs += (runs.empty() ? "" : ", ") + run.label;
+    // Accesses past what the emulator keeps waiting to be priced in one
+    // block are not priced (no line has them): the costs cannot pass.
+    if (const std::uint64_t n = run.report.value("untraced_accesses", std::uint64_t{0}); n > 0) {
+      untraced += n;
+      untraced_runs += (untraced_runs.empty() ? "" : ", ") + run.label;
+    }
     // A large grid is priced on a sample of its blocks: say so beside its label.
     const long long blocks = run.report.value("blocks_run", 0LL), traced = run.report.value("blocks_traced", 0LL);
     if (traced > 0 && traced < blocks) {
@@ -254,6 +262,15 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
       out << "  " << hint;
     }
     report += (report.empty() ? "" : "\n") + out.str();
+  }
+  if (untraced > 0) {
+    all_ideal = false;
+    report += (report.empty() ? "" : "\n") + std::string("could not price ") + std::to_string(untraced) +
+              " shared accesses on " + untraced_runs +
+              ": a block had more than 1048576 shared warp instructions waiting to be priced (its warps' lanes did "
+              "not meet at a barrier or a warp function in between), past what the emulator traces, so the "
+              "lines above do not hold them; what cannot be priced does not pass (does a loop make far more "
+              "shared accesses than the task needs?)";
   }
   if (!all_ideal) return Outcome::fail(report);
   return verbose ? Outcome::pass(report) : Outcome::pass();

@@ -216,6 +216,17 @@ TEST_CASE("stages 3 and 4: a conflicted store libm makes through a pointer (modf
         std::string::npos);
 }
 
+TEST_CASE("stage 2: a thread that floods the tracer's pending warp instructions hides no conflict") {
+  // row_sums passed its cost check when the column walk after the flood went unrecorded.
+  check_case(2, {"lab02/hostile/flood_tracer.cu", 66,
+                 {"row_sums: every shared access at its ideal wavefronts",
+                  "neighbour_distances: every shared access at its ideal wavefronts",
+                  "transpose16: every shared access at its ideal wavefronts"},
+                 "row_sums: every shared access at its ideal wavefronts",
+                 "could not price 160960 shared accesses on 1, 127, 128, 256, 300, 599, 1082: a block had more "
+                 "than 1048576 shared warp instructions waiting to be priced"});
+}
+
 TEST_CASE("stages 2, 4, 5: the references and correct submissions written differently keep full marks") {
   const std::vector<std::pair<int, std::string>> right = {
       {2, ""}, {2, "lab02/right/alternative.cu"}, {2, "lab02/right/own_rows.cu"}, {2, "lab02/right/staged_for_others.cu"},
