@@ -172,6 +172,10 @@ struct LineTotal {
   nlohmann::json worst_access;
   std::string worst_context;
   std::string worst_run;
+  // The line's lanes taking turns (PricedLine::turns_*), joined.
+  long long turns_wavefronts = 0, turns_ideal = 0, turns_worst_excess = 0;
+  nlohmann::json turns_access;
+  std::string turns_context, turns_run;
 };
 
 }  // namespace
@@ -223,6 +227,18 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
         it->unpriced += unpriced;
         it->unpriced_why = l.value("unpriced_why", std::string());
       }
+      if (const long long turns = l.value("turns_wavefronts", 0LL); turns > 0) {
+        it->turns_wavefronts += turns;
+        it->turns_ideal += l.value("turns_ideal", 0LL);
+        const WarpAccess access = emu::access_from_json(l["turns_access"]);
+        const AccessCost cost = price(access);
+        if (cost.wavefronts - cost.ideal_wavefronts > it->turns_worst_excess) {
+          it->turns_worst_excess = cost.wavefronts - cost.ideal_wavefronts;
+          it->turns_access = l["turns_access"];
+          it->turns_context = l.value("turns_context", std::string());
+          it->turns_run = run.label;
+        }
+      }
       if (l["warp_instructions"].get<long long>() == 0) continue;  // nothing priced: no worst instance
       // The worst instance is the one with the most wavefronts beyond its ideal.
       const WarpAccess access = emu::access_from_json(l["worst_access"]);
@@ -249,6 +265,20 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
       all_ideal = false;
       out << "\n  could not price " << t.unpriced << " more warp instructions: " << t.unpriced_why
           << "; what cannot be priced does not pass";
+    }
+    if (t.turns_wavefronts > t.turns_ideal) {
+      all_ideal = false;
+      const WarpAccess access = emu::access_from_json(t.turns_access);
+      const AccessCost cost = price(access);
+      out << "\n  its lanes take turns: a warp ran this line in several warp instructions, a group of lanes after "
+             "another, with a warp function (__syncwarp, a shuffle) between them; each is conflict-free, but run "
+             "together, as one instruction, they cost "
+          << count_text(t.turns_wavefronts, "wavefront") << " (ideal " << t.turns_ideal
+          << "), and taking turns costs a GPU the same time as the conflict. The worst, joined (" << t.turns_run
+          << ", " << t.turns_context << "):\n"
+          << explain_access(access, "    ") << "  reproduce it: " << banksim_command(access) << "\n";
+      if (explain_cause) out << "  why: " << conflict_cause(cost) << "\n";
+      out << "  let the whole warp run the access at once, and remove its conflict instead";
     }
     if (t.wavefronts > t.ideal) {
       all_ideal = false;

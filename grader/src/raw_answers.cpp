@@ -53,11 +53,9 @@ PricedLine price_line(const nlohmann::json& raw) {
     out.unpriced_why = "more than " + std::to_string(emu::kMaxPatternsPerLine) +
                        " different access patterns on this line; the grader prices only that many";
   }
-  if (!raw.contains("patterns") || !raw["patterns"].is_array()) return out;
-  for (const auto& p : raw["patterns"]) {
-    const std::uint64_t count = count_field(p, "count");
-    const bool store = p.is_object() && p.contains("op") && p["op"] == "st";
-    WarpAccess access;
+  // One pattern's warp access; false (and counted unpriced) for one the
+  // emulator cannot have made: not priced, so not passed.
+  const auto access_of = [&out](const nlohmann::json& p, bool store, std::uint64_t count, WarpAccess* access) {
     try {
       std::vector<std::int64_t> offsets = p.at("offsets").get<std::vector<std::int64_t>>();
       const std::int64_t shift = p.at("shift").get<std::int64_t>();
@@ -66,13 +64,40 @@ PricedLine price_line(const nlohmann::json& raw) {
         if (o < -1) throw AccessError("offset " + std::to_string(o));
         if (o >= 0) o += shift;
       }
-      access = WarpAccess::make(p.at("width").get<int>(), store ? MemOp::kStore : MemOp::kLoad, offsets);
+      *access = WarpAccess::make(p.at("width").get<int>(), store ? MemOp::kStore : MemOp::kLoad, offsets);
+      return true;
     } catch (const std::exception& e) {
-      // A pattern the emulator cannot have made: not priced, so not passed.
       (store ? out.unpriced_stores : out.unpriced_loads) += std::max<std::uint64_t>(count, 1);
       out.unpriced_why = std::string("a malformed access pattern in the runner's report (") + e.what() + ")";
-      continue;
+      return false;
     }
+  };
+  const auto context_of = [](const nlohmann::json& p) {
+    return p.is_object() && p.contains("first") && p["first"].is_string() ? p["first"].get<std::string>() : "";
+  };
+  if (raw.contains("joined_patterns") && raw["joined_patterns"].is_array()) {
+    int worst_excess = 0;
+    for (const auto& p : raw["joined_patterns"]) {
+      const std::uint64_t count = count_field(p, "count");
+      const bool store = p.is_object() && p.contains("op") && p["op"] == "st";
+      WarpAccess access;
+      if (!access_of(p, store, count, &access)) continue;
+      const WavefrontCount cost = count_wavefronts(access);
+      out.turns_wavefronts += static_cast<std::uint64_t>(cost.wavefronts) * count;
+      out.turns_ideal += static_cast<std::uint64_t>(cost.ideal_wavefronts) * count;
+      if (count > 0 && cost.wavefronts - cost.ideal_wavefronts > worst_excess) {
+        worst_excess = cost.wavefronts - cost.ideal_wavefronts;
+        out.turns_access = access;
+        out.turns_context = context_of(p);
+      }
+    }
+  }
+  if (!raw.contains("patterns") || !raw["patterns"].is_array()) return out;
+  for (const auto& p : raw["patterns"]) {
+    const std::uint64_t count = count_field(p, "count");
+    const bool store = p.is_object() && p.contains("op") && p["op"] == "st";
+    WarpAccess access;
+    if (!access_of(p, store, count, &access)) continue;
     const std::string atomic = p.contains("atomic") && p["atomic"].is_string() ? p["atomic"].get<std::string>() : "";
     WavefrontCount cost = count_wavefronts(atomic == "async-copy" ? lanes_unmerged(access) : access);
     std::uint64_t instructions = 1;
@@ -123,7 +148,11 @@ nlohmann::json to_json(const PricedLine& l) {
           {"instances", std::move(instances)},
           {"unpriced_loads", l.unpriced_loads},
           {"unpriced_stores", l.unpriced_stores},
-          {"unpriced_why", l.unpriced_why}};
+          {"unpriced_why", l.unpriced_why},
+          {"turns_wavefronts", l.turns_wavefronts},
+          {"turns_ideal", l.turns_ideal},
+          {"turns_access", emu::access_to_json(l.turns_access)},
+          {"turns_context", l.turns_context}};
 }
 
 void price_reports(nlohmann::json& answer) {

@@ -39,6 +39,12 @@ struct PricedLine {
   /// of distinct patterns per line, or a malformed pattern.
   std::uint64_t unpriced_loads = 0, unpriced_stores = 0;
   std::string unpriced_why;  ///< "" when none
+  /// Lanes that took turns (the report's "joined_patterns"): the warp
+  /// instructions joined as the lanes would have run them together, priced
+  /// here; their wavefronts and ideal, and the one most over its ideal.
+  std::uint64_t turns_wavefronts = 0, turns_ideal = 0;
+  WarpAccess turns_access;
+  std::string turns_context;
 };
 
 /// Prices one raw line of an emulator report ({"file", "line", "patterns",

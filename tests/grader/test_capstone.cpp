@@ -187,6 +187,12 @@ TEST_CASE("stage 6 dishonest submissions get nothing for what they did not do") 
     CHECK(failing_checks(report) == std::set<std::string>{cost(kernel), memory(kernel)});
     CHECK(check_output(report, cost(kernel)).find(" shared memory for ") != std::string::npos);
   }
+  // The original's conflicted tree run by each warp's lanes in turns
+  // (one-lane instructions between __syncwarp()s): priced as run together.
+  const auto turns = grade_report(test_submission(6, "hostile", "reduce_lanes_take_turns.cu"), 1, 6);
+  CHECK(turns["score"] == 84);
+  CHECK(failing_checks(turns) == std::set<std::string>{cost("reduce_sum")});
+  CHECK(check_output(turns, cost("reduce_sum")).find("its lanes take turns") != std::string::npos);
   // Conflict-free only on the fixed sizes: the seed's random sizes are priced too.
   const auto fixed = grade_report(test_submission(6, "hostile", "reduce_sees_fixed_shapes.cu"), 1, 6);
   CHECK(failing_checks(fixed) == std::set<std::string>{cost("reduce_sum")});

@@ -227,6 +227,14 @@ TEST_CASE("stage 2: a thread that floods the tracer's pending warp instructions 
                  "than 1048576 shared warp instructions waiting to be priced"});
 }
 
+TEST_CASE("stage 3: a column read made by the warp's lanes in turns is priced as the one instruction it replaces") {
+  check_case(3, {"lab03/hostile/lanes_take_turns.cu", 80, {"tile read costs 1 wavefront per warp instruction"},
+                 "tile read costs 1 wavefront per warp instruction",
+                 "its lanes take turns: a warp ran this line in several warp instructions, a group of lanes after "
+                 "another, with a warp function (__syncwarp, a shuffle) between them; each is conflict-free, but run "
+                 "together, as one instruction, they cost 1108646 wavefronts (ideal 34798)"});
+}
+
 TEST_CASE("stages 2, 4, 5: the references and correct submissions written differently keep full marks") {
   const std::vector<std::pair<int, std::string>> right = {
       {2, ""}, {2, "lab02/right/alternative.cu"}, {2, "lab02/right/own_rows.cu"}, {2, "lab02/right/staged_for_others.cu"},

@@ -50,6 +50,14 @@ nlohmann::json report_json(const LaunchReport& report, bool priced) {
         patterns.push_back(std::move(one));
       }
       line["patterns"] = std::move(patterns);
+      if (!l.joined_patterns.empty()) {
+        nlohmann::json joined = nlohmann::json::array();
+        for (const AccessPattern& p : l.joined_patterns) {
+          joined.push_back({{"width", p.width_bytes}, {"op", p.store ? "st" : "ld"}, {"offsets", p.offsets},
+                            {"shift", p.shift}, {"count", p.count}, {"first", p.first_context}});
+        }
+        line["joined_patterns"] = std::move(joined);
+      }
       line["unrecorded_loads"] = l.unrecorded_loads;
       line["unrecorded_stores"] = l.unrecorded_stores;
     }

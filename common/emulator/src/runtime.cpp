@@ -436,6 +436,7 @@ bool run_block(int thread_count) {
         arrived += static_cast<int>(ids.size());
       }
       for (int w = 0; w < warp_count; ++w) rt().trace_converge(w);
+      rt().trace_barrier();
       for (const auto& [place, ids] : at_barrier) {
         for (int i : ids) {
           Thread& t = rt().threads[static_cast<std::size_t>(i)];

@@ -133,6 +133,14 @@ struct PcTrace {
   PcStats* stats = nullptr;                      // where its warp instructions are priced into
   std::array<std::uint32_t, kWarpSize> next{};  // per lane: executions since the warp last converged
   std::vector<Instance> instances;              // warp instructions since then
+  // Lanes taking turns (the grader's runs, trace.cpp join_turns): each lane's
+  // k-th execution since the block's last barrier, across the warp's meeting
+  // points, joined into one instruction; `pieces` counts the warp
+  // instructions each joined one was made of (2 or more: the lanes took turns).
+  std::array<std::uint32_t, kWarpSize> before{};  // per lane: executions before the warp last converged
+  std::vector<Instance> joined;
+  std::vector<std::uint32_t> pieces, last_piece;
+  std::uint32_t meetings = 0;
 };
 struct WarpTrace {
   std::vector<PcTrace> pcs;
@@ -156,6 +164,9 @@ struct PcStats {
   std::unordered_map<std::uint64_t, std::vector<std::uint32_t>> pattern_slots;  // key hash -> patterns
   std::uint64_t unrecorded_loads = 0, unrecorded_stores = 0;
   std::uint32_t last_pattern = ~0u;  // the pattern this pc recorded last (loops repeat it)
+  // The instructions its lanes made taking turns, joined, where joined they
+  // conflict (PcTrace::joined), recorded as patterns of their own.
+  std::unique_ptr<PcStats> joined;
 };
 
 // What one warp instruction costs (trace.cpp): its wavefronts, and the
@@ -276,6 +287,10 @@ struct Runtime {
   // instructions assembled so far are complete and are priced; executions
   // after this point form new ones, never joined with earlier ones.
   void trace_converge(int warp);
+  // Every warp of the block at a barrier (or the block's end): the turns
+  // its lanes took since the last one are joined and priced (join_turns).
+  void trace_barrier();
+  std::size_t joined_instances = 0;  // held for the current barrier interval (capped as pending_instances)
   // Warp instructions held for the current block; past the cap (an endless
   // loop, until the time limit stops it) further accesses are not traced.
   std::size_t pending_instances = 0;

@@ -300,6 +300,7 @@ void Runtime::trace_begin_block(int warp_count) {
   if (warp_traces.size() < static_cast<std::size_t>(warp_count))
     warp_traces.resize(static_cast<std::size_t>(warp_count));
   pending_instances = 0;
+  joined_instances = 0;
 }
 
 namespace {
@@ -469,6 +470,52 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
   }
 }
 
+// Lanes taking turns: a warp whose lanes run one access of a line in groups,
+// one after another, with a warp function between them (for (l...) { if
+// (lane == l) tile[...]; __syncwarp(); }), makes warp instructions that are
+// each conflict-free and together cost what the conflict would. Each lane's
+// k-th execution of the pc since the block's last barrier is joined into one
+// instruction here; at the barrier, those made of two or more of the warp's
+// instructions are priced (Runtime::trace_barrier). Lanes that run in step
+// (loops, a tree's shrinking halves) join only what they ran together. Only
+// the grader's runs (the strict guard) join: plain loads and stores, held up
+// to the cap on pending instructions (past it, untraced).
+void join_turns(PcTrace& t) {
+  ++t.meetings;
+  Runtime& r = rt();
+  for (std::size_t k = 0; k < t.instances.size(); ++k) {
+    const Instance& instance = t.instances[k];
+    if (instance.atomic != AtomicKind::kNone) continue;
+    for (int lane = 0; lane < kWarpSize; ++lane) {
+      const std::int32_t offset = instance.offsets[static_cast<std::size_t>(lane)];
+      if (offset < 0) continue;
+      const std::size_t joined = t.before[static_cast<std::size_t>(lane)] + k;
+      if (joined >= t.joined.size()) {
+        if (r.joined_instances >= kMaxPendingInstances) {
+          ++r.untraced_accesses;
+          continue;
+        }
+        r.joined_instances += joined + 1 - t.joined.size();
+        Instance blank;
+        blank.offsets.fill(-1);
+        blank.width = instance.width;
+        blank.write = instance.write;
+        t.joined.resize(joined + 1, blank);
+        t.pieces.resize(joined + 1, 0);
+        t.last_piece.resize(joined + 1, 0);
+      }
+      Instance& one = t.joined[joined];
+      one.offsets[static_cast<std::size_t>(lane)] = offset;
+      ++one.lanes;
+      if (t.last_piece[joined] != t.meetings) {
+        t.last_piece[joined] = t.meetings;
+        ++t.pieces[joined];
+      }
+    }
+  }
+  for (int lane = 0; lane < kWarpSize; ++lane) t.before[static_cast<std::size_t>(lane)] += t.next[static_cast<std::size_t>(lane)];
+}
+
 }  // namespace
 
 void Runtime::trace_converge(int warp) {
@@ -476,6 +523,7 @@ void Runtime::trace_converge(int warp) {
   if (compiled_plan != nullptr) compiled_converge(warp_traces[static_cast<std::size_t>(warp)]);
   for (PcTrace& t : warp_traces[static_cast<std::size_t>(warp)].pcs) {
     if (!t.instances.empty()) {
+      if (g_guard_strict) join_turns(t);
       price_instances(*t.stats, t.instances.data(), t.instances.data() + t.instances.size(),
                       static_cast<std::size_t>(warp));
       pending_instances -= std::min(pending_instances, t.instances.size());
@@ -485,8 +533,29 @@ void Runtime::trace_converge(int warp) {
   }
 }
 
+void Runtime::trace_barrier() {
+  if (!g_guard_strict) return;
+  for (std::size_t w = 0; w < warp_traces.size(); ++w) {
+    for (PcTrace& t : warp_traces[w].pcs) {
+      for (std::size_t k = 0; k < t.joined.size(); ++k) {
+        if (t.pieces[k] < 2 || t.joined[k].lanes == 0) continue;
+        const WavefrontCount cost = instance_cost(t.joined[k]).count;
+        if (cost.wavefronts <= cost.ideal_wavefronts) continue;
+        if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
+        record_pattern(*t.stats->joined, t.joined[k], w);
+      }
+      t.joined.clear();
+      t.pieces.clear();
+      t.last_piece.clear();
+      t.before.fill(0);
+    }
+  }
+  joined_instances = 0;
+}
+
 void Runtime::trace_end_block() {
   for (std::size_t w = 0; w < warp_traces.size(); ++w) trace_converge(static_cast<int>(w));
+  trace_barrier();
   if (compiled_plan != nullptr) compiled_end_block();
   pending_instances = 0;
 }
@@ -512,6 +581,13 @@ void Runtime::merge_trace(const Runtime& other) {
     mine.unrecorded_stores += theirs.unrecorded_stores;
     for (std::size_t i = 0; i < theirs.patterns.size(); ++i) {
       add_pattern(mine, theirs.patterns[i], theirs.patterns[i].count, theirs.pattern_first[i]);
+    }
+    if (theirs.joined) {
+      if (!mine.joined) mine.joined = std::make_unique<PcStats>();
+      for (std::size_t i = 0; i < theirs.joined->patterns.size(); ++i) {
+        add_pattern(*mine.joined, theirs.joined->patterns[i], theirs.joined->patterns[i].count,
+                    theirs.joined->pattern_first[i]);
+      }
     }
     // The worst instance one worker running all blocks in order would keep.
     if (theirs.worst > mine.worst || (theirs.worst == mine.worst && theirs.worst > 0 && theirs.worst_block < mine.worst_block)) {
@@ -593,6 +669,11 @@ void Runtime::trace_finish(LaunchReport& out) {
     }
     line.unrecorded_loads += stats.unrecorded_loads;
     line.unrecorded_stores += stats.unrecorded_stores;
+    if (stats.joined) {
+      for (const AccessPattern& p : stats.joined->patterns) {
+        if (line.joined_patterns.size() < kMaxPatternsPerLine) line.joined_patterns.push_back(p);
+      }
+    }
     if (stats.worst > line.worst_wavefronts) {
       line.worst_wavefronts = stats.worst;
       line.worst_access = stats.worst_access;

@@ -100,6 +100,11 @@ struct LineStats {
   std::vector<AccessPattern> patterns;
   std::uint64_t unrecorded_loads = 0;   ///< load warp instructions past kMaxPatternsPerLine
   std::uint64_t unrecorded_stores = 0;  ///< store warp instructions past kMaxPatternsPerLine
+  /// The grader's runs only: warp instructions of this line whose lanes took
+  /// turns (a warp's lanes running the line one group after another between
+  /// __syncwarp()s), each lane's k-th execution since a barrier joined into
+  /// one instruction; only those that conflict once joined.
+  std::vector<AccessPattern> joined_patterns;
 
   [[nodiscard]] std::uint64_t excess_wavefronts() const { return wavefronts - ideal_wavefronts; }
 };
