@@ -379,6 +379,16 @@ TEST_CASE("stage 1: a correct submission written differently gets full marks") {
   CHECK(grade_report(test_submission(1, "right", "alternative.cu"), 0, 1)["score"] == 90);
 }
 
+TEST_CASE("stage 1: a puzzle function that gives the kernel other offsets than the host loses that puzzle") {
+  const auto report = grade_report(test_submission(1, "hostile", "puzzle_counts_calls.cu"), 1, 1);
+  CHECK(report["score"] == 86);
+  const std::string puzzle = "puzzle 1, conflict free: 1 wavefront";
+  CHECK(failing_checks(report) == std::set<std::string>{puzzle});
+  CHECK(check_output(report, puzzle).find("your function gives other offsets in the kernel than on the host: lane 1 "
+                                          "returned 8 on the host, and its load in the harness kernel read byte 4") !=
+        std::string::npos);
+}
+
 TEST_CASE("stage 1 known wrong: bank_of on bytes fails with the first wrong offset") {
   const auto report = grade_report(test_submission(1, "wrong", "bank_of_bytes.cu"), 1, 1);
   CHECK(report["score"] == 80);
@@ -543,6 +553,28 @@ TEST_CASE("stage 4: the reference and a rotation-based submission get full marks
   CHECK(check_output(skeleton, kChunkRead).find("(worst group: 8-way)") != std::string::npos);
   CHECK(check_output(skeleton, kMapColumns).find("logical column 0: rows 0 and 1 both land in physical column 0") !=
         std::string::npos);
+}
+
+TEST_CASE("stage 4: the seed-drawn chunk run reads its 5 to 40 tiles 2 to 4 times, every pass count drawn") {
+  // The third chunk run is the one a kernel cannot know in advance; one pass
+  // would test no multi-pass run at all.
+  const std::regex drawn(R"(correct on 1 tile \(1 pass\), 3 tiles \(3 passes\) and (\d+) tiles \((\d) passes\))");
+  std::set<int> passes_seen;
+  for (int seed = 1; seed <= 16; ++seed) {
+    const GraderRun r =
+        run_grader("--lab 4 --solutions --backend cpu --verbose --time-limit 8 --seed " + std::to_string(seed));
+    INFO("seed " << seed << "\n" << r.out << r.err);
+    REQUIRE(r.status == 0);
+    std::smatch m;
+    REQUIRE(std::regex_search(r.out, m, drawn));
+    const int tiles = std::stoi(m[1]), passes = std::stoi(m[2]);
+    CHECK(tiles >= 5);
+    CHECK(tiles <= 40);
+    CHECK(passes >= 2);
+    CHECK(passes <= 4);
+    passes_seen.insert(passes);
+  }
+  CHECK(passes_seen == std::set<int>{2, 3, 4});
 }
 
 TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {

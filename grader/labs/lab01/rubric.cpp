@@ -160,6 +160,21 @@ Outcome check_puzzle(GradeContext& ctx, int puzzle) {
     if (line["loads"].get<long long>() == 0) continue;
     wavefronts += line["wavefronts"].get<long long>();
     instructions += line["warp_instructions"].get<long long>();
+    // The load the kernel made is the one the offsets above describe: the
+    // function gives each lane the same offset in the kernel as on the host.
+    for (const auto& instance : line["instances"]) {
+      if (instance["op"] != "ld") continue;
+      const auto made = instance["offsets"].get<std::vector<std::int64_t>>();
+      for (int lane = 0; lane < kWarpSize && lane < static_cast<int>(made.size()); ++lane) {
+        if (made[static_cast<std::size_t>(lane)] == offsets[static_cast<std::size_t>(lane)]) continue;
+        return Outcome::fail("your function gives other offsets in the kernel than on the host: lane " +
+                             std::to_string(lane) + " returned " + std::to_string(offsets[static_cast<std::size_t>(lane)]) +
+                             " on the host, and its load in the harness kernel read byte " +
+                             std::to_string(made[static_cast<std::size_t>(lane)]) +
+                             " (-1: no load); a puzzle function gives the same offset for a lane wherever and "
+                             "however often it runs (no state kept between calls)\n" + yours);
+      }
+    }
   }
   std::ostringstream out;
   out << "the emulator's load: " << count_text(instructions, "warp instruction") << ", "
