@@ -4,6 +4,8 @@
 // takes the gradebook's seed and grades only what was not graded.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
@@ -174,6 +176,29 @@ TEST_CASE("files that are not C++ fail fast: five hostile files in seconds each,
       CHECK(row["status"] == "does not build");
     }
   }
+}
+
+TEST_CASE("a file with many compiler errors keeps the first 20 lines of the message in its gradebook row") {
+  const fs::path dir = fs::path(BANKLAB_TEST_TMP) / "many_errors";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string code = "__global__ void k(float* p) {\n";
+  for (int i = 0; i < 30; ++i) code += "  p[" + std::to_string(i) + "] = undeclared_" + std::to_string(i) + ";\n";
+  write_bytes(dir / "many_errors.cu", code + "}\n");
+  const Result r = run("--lab 3 --backend cpu --seed 3 -j 1 --submissions " + dir.string());
+  INFO(r.out << r.err);
+  CHECK(r.status == 0);
+  const auto rows = rows_of(nlohmann::json::parse(text_of(dir / "gradebook.json")));
+  REQUIRE(rows.count("many_errors") == 1);
+  const nlohmann::json& row = rows.at("many_errors");
+  CHECK(row["status"] == "does not build");
+  // 30 errors of 3 lines each: the first 20 lines, from the first error on.
+  const std::string message = row["message"].get<std::string>();
+  CHECK(std::count(message.begin(), message.end(), '\n') == 19);
+  CHECK(message.find("undeclared_0") != std::string::npos);
+  CHECK(message.find("was not declared") != std::string::npos);
+  CHECK(message.find("undeclared_5") != std::string::npos);
+  CHECK(message.find("undeclared_6") == std::string::npos);
 }
 
 TEST_CASE("a single file of bad bytes gets a Gradescope results.json that parses, with the compiler's message") {

@@ -177,6 +177,29 @@ TEST_CASE("the class report lists a check's three most common failure messages, 
   CHECK(page.find("<tr><td rowspan=\"3\">" + checks[0].first + "</td>") != std::string::npos);
 }
 
+TEST_CASE("the class report names the first six students of a failure message, and counts the rest") {
+  const fs::path dir = fresh_dir("class_report_names");
+  const auto checks = lab3_checks();
+  // The first check fails with one message for 7 students, another for 6.
+  nlohmann::json rows = nlohmann::json::array();
+  for (int i = 0; i < 13; ++i) {
+    const std::string message = i < 7 ? "message a: tile not written" : "message b: wrong column";
+    std::vector<std::tuple<std::string, double, std::string>> c;
+    for (std::size_t k = 0; k < checks.size(); ++k)
+      c.push_back({checks[k].first, k == 0 ? 0.0 : checks[k].second, k == 0 ? message : ""});
+    const std::string name = "s" + std::to_string(10 + i);
+    rows.push_back(row(name, dir / (name + ".cu"), 90 - checks[0].second, c));
+  }
+  const fs::path book = dir / "gradebook.json";
+  write_text(book, nlohmann::json{{"lab", 3}, {"seed", 5}, {"backend", "cpu"}, {"submissions", rows}}.dump(2));
+  const auto r = run_grader("--report " + book.string() + " -o " + (dir / "report.html").string());
+  INFO(r.out << r.err);
+  REQUIRE(r.status == 0);
+  const std::string page = text_of(dir / "report.html");
+  CHECK(page.find("<td>s10, s11, s12, s13, s14, s15, ... (1 more)</td>") != std::string::npos);
+  CHECK(page.find("<td>s17, s18, s19, s20, s21, s22</td>") != std::string::npos);
+}
+
 TEST_CASE("the class report's mean and median: an even count takes the mean of the two middle scores") {
   const fs::path dir = fresh_dir("class_report_median");
   // Scores given out of order; the median is of the sorted scores.

@@ -98,6 +98,10 @@ TEST_CASE("a file that does not build answers in JSON, JUnit, Gradescope, Prairi
     CHECK(json["tests"][0]["max_score"] == 90);
     CHECK(json["tests"][0]["visibility"] == "visible");
     CHECK(json["tests"][0]["output"].get<std::string>().find("was not declared") != std::string::npos);
+    // Nothing ran: the points left out are the GPU checks, named as such.
+    CHECK(json["output"].get<std::string>().find(
+              "lab 3: Score: 0/90 (out of the 90 points checked on the cpu backend; 20 points of GPU checks "
+              "skipped); backend cpu, seed 1\n") != std::string::npos);
   }
   SUBCASE("prairielearn: not gradable (no attempt lost), score 0, the message") {
     const GraderRun r = run_grader(kLab3 + impl + "--format prairielearn");
@@ -111,6 +115,8 @@ TEST_CASE("a file that does not build answers in JSON, JUnit, Gradescope, Prairi
     const GraderRun r = run_grader(kLab3 + impl + "--format autolab");
     CHECK(r.status == 2);
     CHECK(r.out.find("the file does not build:") != std::string::npos);
+    CHECK(r.out.find("Score: 0/90 (out of the 90 points checked on the cpu backend; 20 points of GPU checks skipped)\n") !=
+          std::string::npos);
     const auto json = nlohmann::json::parse(last_line(r.out));
     CHECK(json["scores"]["lab3 correctness"] == 0);
     CHECK(json["scoreboard"][0] == 0);

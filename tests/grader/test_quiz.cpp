@@ -278,6 +278,23 @@ TEST_CASE("the key written another way scores full marks: small q labels, severa
   std::filesystem::remove(path);
 }
 
+TEST_CASE("an English sheet with Chinese in an answer line is graded in English") {
+  std::string sheet = read(source("solutions/quiz/answers.txt"));
+  const std::size_t at = sheet.find("\n1: c\n");
+  REQUIRE(at != std::string::npos);
+  sheet.replace(at, 6, "\n1: \xe4\xb8\x89\xe5\x8d\x81\xe4\xba\x8c\n");  // "1: 三十二"
+  const std::string path = (std::filesystem::temp_directory_path() /
+                            ("banklab_quiz_han_answer_" + std::to_string(getpid()) + ".txt")).string();
+  std::ofstream(path, std::ios::binary) << sheet;
+  const auto r = grader("--impl " + path);
+  INFO(r.out);
+  CHECK(r.status == 1);
+  CHECK(r.out.find("Q1 banks of shared memory: FAIL\n    \"\xe4\xb8\x89\xe5\x8d\x81\xe4\xba\x8c\": answer with one "
+                   "letter, a to d\n") != std::string::npos);
+  CHECK(r.out.find("Score: 23/24") != std::string::npos);
+  std::filesystem::remove(path);
+}
+
 TEST_CASE("the key saved on Windows scores full marks: CRLF line endings, a UTF-8 byte order mark, tabs") {
   const std::string key = read(source("solutions/quiz/answers.txt"));
   std::string windows = "\xEF\xBB\xBF";  // Notepad's byte order mark

@@ -99,6 +99,19 @@ TEST_CASE("a runner killed by a signal is described by the signal's number and n
   }
 }
 
+TEST_CASE("a runner may start 31 processes in every confinement: the sandbox's own do not count against its 32") {
+  for (const auto& [mode, name] : modes()) {
+    INFO(name);
+    const ProcessResult few = probe({"fork", "30"}, mode, 20);  // 31 processes with the probe itself
+    INFO(few.out << few.err);
+    CHECK(!few.too_many_processes);
+    CHECK(few.out.find("ok fork 30") != std::string::npos);
+    const ProcessResult many = probe({"fork", "40"}, mode, 20);
+    INFO(many.out << many.err);
+    CHECK(many.too_many_processes);
+  }
+}
+
 TEST_CASE("an allocation past the memory limit is stopped") {
   for (const auto& [mode, name] : modes()) {
     INFO(name);

@@ -125,7 +125,7 @@ RELEVANT = {
     f"{SRC}/task_checks.cpp": _ANY + ["test_middle_runner", _EVERY_STAGE, "test_capstone"],
     f"{SRC}/traffic_checks.cpp": _ANY + [_EVERY_STAGE, "test_capstone"],
     f"{SRC}/raw_answers.cpp": ["test_raw_answers"] + _ANY + [_EVERY_STAGE, "test_capstone"],
-    f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback",
+    f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback", "test_quiz",
                           "test_grader:*format*,*golden*,*--list*,--lab all*"],
     f"{SRC}/batch.cpp": ["test_batch", "test_batch_feedback", "test_laws_blind", "test_class_report",
                          "test_grader:*--submissions*"],
