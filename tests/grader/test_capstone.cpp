@@ -97,8 +97,9 @@ TEST_CASE("stage 6: fixes written differently from the reference get full marks,
   // A padded interleaved tree, a swizzled scan, an untransposed A tile, rows of
   // 9 counters, a halo loaded by statements, DATA as a cause (alternative_layouts);
   // a warp-synchronous tail, the scan's loads at 2 * tid, a swizzled A tile,
-  // counters swizzled by warp, a stencil loaded by nested loops (swizzles_and_warp_tail).
-  for (const char* file : {"alternative_layouts.cu", "swizzles_and_warp_tail.cu"}) {
+  // counters swizzled by warp, a stencil loaded by nested loops (swizzles_and_warp_tail);
+  // the scan's small levels in warp 0 with __syncwarp(), a growing down-sweep (scan_warp_tail).
+  for (const char* file : {"alternative_layouts.cu", "swizzles_and_warp_tail.cu", "scan_warp_tail.cu"}) {
     CAPTURE(file);
     CHECK(grade_report(test_submission(6, "right", file), 0, 6)["score"] == 90);
     const auto seven = run_grader("--lab 6 " + test_submission(6, "right", file) + " --backend cpu --seed 7 --time-limit 4");

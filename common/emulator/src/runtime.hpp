@@ -135,11 +135,10 @@ struct PcTrace {
   std::vector<Instance> instances;              // warp instructions since then
   // Lanes taking turns (the grader's runs, trace.cpp join_turns): each lane's
   // k-th execution since the block's last barrier, across the warp's meeting
-  // points, joined into one instruction; `pieces` counts the warp
-  // instructions each joined one was made of (2 or more: the lanes took turns).
+  // points, with the meeting interval it ran in (1, 2, ...; per lane).
   std::array<std::uint32_t, kWarpSize> before{};  // per lane: executions before the warp last converged
   std::vector<Instance> joined;
-  std::vector<std::uint32_t> pieces, last_piece;
+  std::vector<std::array<std::uint32_t, kWarpSize>> joined_meeting;
   std::uint32_t meetings = 0;
 };
 struct WarpTrace {

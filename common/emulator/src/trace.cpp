@@ -473,13 +473,16 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
 // Lanes taking turns: a warp whose lanes run one access of a line in groups,
 // one after another, with a warp function between them (for (l...) { if
 // (lane == l) tile[...]; __syncwarp(); }), makes warp instructions that are
-// each conflict-free and together cost what the conflict would. Each lane's
-// k-th execution of the pc since the block's last barrier is joined into one
-// instruction here; at the barrier, those made of two or more of the warp's
-// instructions are priced (Runtime::trace_barrier). Lanes that run in step
-// (loops, a tree's shrinking halves) join only what they ran together. Only
-// the grader's runs (the strict guard) join: plain loads and stores, held up
-// to the cap on pending instructions (past it, untraced).
+// each conflict-free and together cost what the conflict would. Here each
+// lane's k-th execution of the pc since the block's last barrier is kept with
+// the meeting interval it ran in; at the barrier (Runtime::trace_barrier) the
+// lanes that ran the pc equally often are joined by k, and a joined
+// instruction drawn from two or more intervals is priced. Lanes in step
+// (loops, a tree's shrinking or growing halves) ran their k-th execution
+// together, or ran the pc a different number of times: nothing is joined that
+// they did not run at once. Only the grader's runs (the strict guard) join:
+// plain loads and stores, held up to the cap on pending instructions (past
+// it, untraced).
 void join_turns(PcTrace& t) {
   ++t.meetings;
   Runtime& r = rt();
@@ -501,16 +504,12 @@ void join_turns(PcTrace& t) {
         blank.width = instance.width;
         blank.write = instance.write;
         t.joined.resize(joined + 1, blank);
-        t.pieces.resize(joined + 1, 0);
-        t.last_piece.resize(joined + 1, 0);
+        t.joined_meeting.resize(joined + 1, std::array<std::uint32_t, kWarpSize>{});
       }
       Instance& one = t.joined[joined];
       one.offsets[static_cast<std::size_t>(lane)] = offset;
       ++one.lanes;
-      if (t.last_piece[joined] != t.meetings) {
-        t.last_piece[joined] = t.meetings;
-        ++t.pieces[joined];
-      }
+      t.joined_meeting[joined][static_cast<std::size_t>(lane)] = t.meetings;
     }
   }
   for (int lane = 0; lane < kWarpSize; ++lane) t.before[static_cast<std::size_t>(lane)] += t.next[static_cast<std::size_t>(lane)];
@@ -538,15 +537,33 @@ void Runtime::trace_barrier() {
   for (std::size_t w = 0; w < warp_traces.size(); ++w) {
     for (PcTrace& t : warp_traces[w].pcs) {
       for (std::size_t k = 0; k < t.joined.size(); ++k) {
-        if (t.pieces[k] < 2 || t.joined[k].lanes == 0) continue;
-        const WavefrontCount cost = instance_cost(t.joined[k]).count;
-        if (cost.wavefronts <= cost.ideal_wavefronts) continue;
-        if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
-        record_pattern(*t.stats->joined, t.joined[k], w);
+        const Instance& all = t.joined[k];
+        std::uint32_t grouped = 0;  // lanes already in a group
+        for (int first = 0; first < kWarpSize; ++first) {
+          const auto f = static_cast<std::size_t>(first);
+          if (all.offsets[f] < 0 || (grouped >> first & 1u) != 0) continue;
+          // The lanes that ran the pc as often as `first` did, at their k-th execution.
+          Instance group = all;
+          group.offsets.fill(-1);
+          group.lanes = 0;
+          bool turns = false;
+          for (int lane = first; lane < kWarpSize; ++lane) {
+            const auto l = static_cast<std::size_t>(lane);
+            if (all.offsets[l] < 0 || t.before[l] != t.before[f]) continue;
+            grouped |= 1u << lane;
+            group.offsets[l] = all.offsets[l];
+            ++group.lanes;
+            turns = turns || t.joined_meeting[k][l] != t.joined_meeting[k][f];
+          }
+          if (!turns) continue;
+          const WavefrontCount cost = instance_cost(group).count;
+          if (cost.wavefronts <= cost.ideal_wavefronts) continue;
+          if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
+          record_pattern(*t.stats->joined, group, w);
+        }
       }
       t.joined.clear();
-      t.pieces.clear();
-      t.last_piece.clear();
+      t.joined_meeting.clear();
       t.before.fill(0);
     }
   }
