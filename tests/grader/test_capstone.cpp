@@ -194,6 +194,11 @@ TEST_CASE("stage 6 dishonest submissions get nothing for what they did not do") 
   CHECK(turns["score"] == 84);
   CHECK(failing_checks(turns) == std::set<std::string>{cost("reduce_sum")});
   CHECK(check_output(turns, cost("reduce_sum")).find("its lanes take turns") != std::string::npos);
+  // The same with atomicExch for the stores of an unpadded GEMM tile.
+  const auto atomic_turns = grade_report(test_submission(6, "hostile", "gemm_atomic_turns.cu"), 1, 6);
+  CHECK(atomic_turns["score"] == 84);
+  CHECK(failing_checks(atomic_turns) == std::set<std::string>{cost("gemm_tiled")});
+  CHECK(check_output(atomic_turns, cost("gemm_tiled")).find("its lanes take turns") != std::string::npos);
   // Conflict-free only on the fixed sizes: the seed's random sizes are priced too.
   const auto fixed = grade_report(test_submission(6, "hostile", "reduce_sees_fixed_shapes.cu"), 1, 6);
   CHECK(failing_checks(fixed) == std::set<std::string>{cost("reduce_sum")});

@@ -481,14 +481,16 @@ void price_instances(PcStats& stats, const Instance* first, const Instance* last
 // (loops, a tree's shrinking or growing halves) ran their k-th execution
 // together, or ran the pc a different number of times: nothing is joined that
 // they did not run at once. Only the grader's runs (the strict guard) join:
-// plain loads and stores, held up to the cap on pending instructions (past
-// it, untraced).
+// loads, stores and one-pass atomics, held up to the cap on pending
+// instructions (past it, untraced).
 void join_turns(PcTrace& t) {
   ++t.meetings;
   Runtime& r = rt();
   for (std::size_t k = 0; k < t.instances.size(); ++k) {
     const Instance& instance = t.instances[k];
-    if (instance.atomic != AtomicKind::kNone) continue;
+    // Plain loads and stores, and atomics priced as one pass (not the
+    // compare-and-swap loops, nor the asynchronous copies).
+    if (instance.atomic != AtomicKind::kNone && instance.atomic != AtomicKind::kNative) continue;
     for (int lane = 0; lane < kWarpSize; ++lane) {
       const std::int32_t offset = instance.offsets[static_cast<std::size_t>(lane)];
       if (offset < 0) continue;
