@@ -402,6 +402,55 @@ TEST_CASE("shared memory written by memcpy, memset and modff in kernel code is p
   }
 }
 
+TEST_CASE("a race in two blocks is one finding counted twice, at the later write, naming the earlier one") {
+  const auto text = run_command(banklab_run(program("race_twice.cu")) + " 2>&1");
+  INFO(text.out);
+  CHECK(text.out.find("  shared-memory race at race_twice.cu:10 (and race_twice.cu:9): bytes written by one thread are "
+                      "written by another with no __syncthreads() between [2 times]\n") != std::string::npos);
+  const auto json = run_command(banklab_run("--format json " + program("race_twice.cu")) + " 2>/dev/null");
+  REQUIRE(json.status == 0);
+  const auto report = nlohmann::json::parse(json.out);
+  int races = 0;
+  std::function<void(const nlohmann::json&)> walk = [&](const nlohmann::json& j) {
+    if (j.is_object() && j.contains("other_line")) {
+      ++races;
+      CHECK(j["line"] == 10);
+      CHECK(j["other_line"] == 9);
+      CHECK(j["count"] == 2);
+    }
+    if (j.is_structured()) {
+      for (const auto& item : j) walk(item);
+    }
+  };
+  walk(report);
+  CHECK(races == 1);
+}
+
+TEST_CASE("a 2-D memset graph node sets each row from the start of that row, at the pitch") {
+  const auto r = run_command(banklab_run(program("graph_memset_2d.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.out.find("2-D memset node (no error): OK (0 wrong)\n") != std::string::npos);
+}
+
+TEST_CASE("--format csv keeps each column its own: a conflicted store's instructions and wavefronts") {
+  const auto r = run_command(banklab_run("--format csv " + program("library_stores.cu")) + " 2>/dev/null");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("kernel,file,line,loads,stores,warp_instructions,wavefronts,ideal_wavefronts,excess_wavefronts,"
+                   "worst_wavefronts,store_instructions,store_wavefronts,launches,stopped_launches,blocks_run,"
+                   "blocks_traced\n") == 0);
+  // Line 17: 1 store instruction of 32 wavefronts.
+  CHECK(r.out.find("/library_stores.cu,17,0,32,1,32,1,31,32,1,32,1,0,1,1\n") != std::string::npos);
+}
+
+TEST_CASE("--blocks 3 on a launch of 4 blocks traces 2 of them, never more than 3") {
+  const auto r = run_command(banklab_run("--blocks 3 " + program("transpose.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("1 launch of void transpose<0>(float*, float const*, int): 4 blocks, 2 of them traced (--blocks)") !=
+        std::string::npos);
+}
+
 TEST_CASE("cooperative groups: a block made from block_tile_memory, and tiles of a tile made at run time") {
   const auto r = run_command(banklab_run(program("cg_partitions.cu")) + " 2>&1");
   INFO(r.out);
