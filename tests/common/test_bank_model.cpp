@@ -145,3 +145,28 @@ TEST_CASE("an asynchronous copy's shared write merges no lanes: one word written
     if (c.stride == 0) CHECK(banklab::count_wavefronts(store).wavefronts < c.measured);
   }
 }
+
+TEST_CASE("a group's worst bank is the lowest of the banks that tie for the most words") {
+  // Conflict-free: every bank one word, so bank 0 is named (in the JSON too).
+  const auto flat = banklab::price(banklab::strided_access(4, MemOp::kLoad, 1));
+  REQUIRE(flat.groups.size() == 1);
+  CHECK(flat.groups[0].worst_bank() == 0);
+  CHECK(banklab::to_json(flat)["groups"][0]["worst_bank"] == 0);
+  // Stride 2: the even banks tie at two words each; the first of them is named.
+  const auto two_way = banklab::price(banklab::strided_access(4, MemOp::kLoad, 2));
+  CHECK(two_way.groups[0].worst_bank() == 0);
+  CHECK(banklab::format_explanation(two_way).find("bank 0 must deliver 2 different words") != std::string::npos);
+  // Lanes 0-15 at stride 1 from word 5: banks 5-20 tie at one word; bank 5 is named.
+  std::vector<std::int64_t> shifted(32, banklab::kInactive);
+  for (std::size_t lane = 0; lane < 16; ++lane) shifted[lane] = 20 + 4 * static_cast<std::int64_t>(lane);
+  const auto cost = banklab::price(WarpAccess::make(4, MemOp::kLoad, shifted));
+  CHECK(cost.groups[0].worst_bank() == 5);
+}
+
+TEST_CASE("lane lists name runs of three or more as a range, two neighbours one by one") {
+  CHECK(banklab::format_lanes(0b11u) == "0 1");
+  CHECK(banklab::format_lanes(0b111u) == "0-2");
+  CHECK(banklab::format_lanes(0b101u) == "0 2");
+  CHECK(banklab::format_lanes(0xC0000003u) == "0 1 30 31");
+  CHECK(banklab::format_lanes(0xFFFFFFFFu) == "0-31");
+}

@@ -1,7 +1,8 @@
 // A CUDA graph built node by node: copies, a memset, kernels (one with a
 // shared-memory tree whose interleaved addressing conflicts), a host node, an
 // empty node and a child graph, with dependencies added out of the order the
-// nodes were made in; then an instance's kernel parameters changed, and the
+// nodes were made in; then an instance's kernel parameters changed, a graph's
+// kernel node given new arguments and shape before its instance is made, and the
 // errors CUDA gives for a cycle and for a node of another graph.
 // Each line says OK or WRONG; the last line counts the wrong ones.
 #include <cstdio>
@@ -174,6 +175,29 @@ int main() {
   for (int i = 0; i < n; ++i) scaled_ok = scaled_ok && back_scaled[i] == host[i] * 3 + 1;
   expect(scaled_ok && log.count == 4, "the child graph ran with the graph's own parameters, then the outer host node");
 
+  // A graph's own kernel node given new parameters (arguments and shape) before an
+  // instance is made: the instance launches with the new ones.
+  cudaGraph_t lone;
+  cudaGraphNode_t lone_scale;
+  CHECK(cudaGraphCreate(&lone, 0));
+  scale_params.kernelParams = scale_args;  // factor 100 by now, offset 1
+  CHECK(cudaGraphAddKernelNode(&lone_scale, lone, nullptr, 0, &scale_params));
+  int factor3 = 5, offset3 = -4;
+  void* scale_args3[] = {&scaled, &in, &count, &factor3, &offset3};
+  cudaKernelNodeParams changed = scale_params;
+  changed.kernelParams = scale_args3;
+  changed.blockDim = dim3(kThreads / 2);
+  changed.gridDim = dim3((n + kThreads / 2 - 1) / (kThreads / 2));
+  CHECK(cudaGraphKernelNodeSetParams(lone_scale, &changed));
+  cudaGraphExec_t lone_exec;
+  CHECK(cudaGraphInstantiate(&lone_exec, lone, 0));
+  CHECK(cudaGraphLaunch(lone_exec, 0));
+  CHECK(cudaStreamSynchronize(0));
+  CHECK(cudaMemcpy(back_scaled.data(), scaled, n * sizeof(int), cudaMemcpyDeviceToHost));
+  scaled_ok = true;
+  for (int i = 0; i < n; ++i) scaled_ok = scaled_ok && back_scaled[i] == host[i] * 5 - 4;
+  expect(scaled_ok, "a node's parameters set on the graph: its next instance uses them");
+
   Callback callback = {};
   callback.func = (void*)note;
   callback.data = (const void*)scale;
@@ -194,7 +218,9 @@ int main() {
   expect(made != cudaSuccess, "a cycle is refused");
   cudaGetLastError();
 
+  CHECK(cudaGraphExecDestroy(lone_exec));
   CHECK(cudaGraphExecDestroy(outer_exec));
+  CHECK(cudaGraphDestroy(lone));
   CHECK(cudaGraphExecDestroy(exec));
   CHECK(cudaGraphDestroy(outer));
   CHECK(cudaGraphDestroy(graph));

@@ -18,6 +18,7 @@
 void shuffles(unsigned* out);
 void votes(unsigned* out);
 void warp_reductions(unsigned* out);
+void warp_reductions_unsigned(unsigned* out);
 void counting_barriers(unsigned* out);
 void atomics(int* out, int* global_sum);
 void write_after_read(int* out);
@@ -158,6 +159,46 @@ TEST_CASE("warp reductions and matches combine exactly the lanes that exist") {
       CHECK(o[4] == all_or);
       CHECK(o[5] == all_xor);
       CHECK(o[6] == match);
+    }
+  }
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a block of 1024 threads, the most CUDA allows, runs; 1025 threads or a 1025-wide x are refused") {
+  unsigned* out = device_array<unsigned>(1025 * 5);
+  const LaunchReport full = run_clean("1024 threads", banklab::emu::launch(dim3(1), dim3(1024), counting_barriers, out));
+  CHECK(full.completed);
+  CHECK(out[0] == 205u);        // t % 5 == 0 for t = 0, 5, ..., 1020
+  CHECK(out[1023 * 5] == 205u);
+  CHECK(out[1023 * 5 + 2] == 0u);  // t != 7 fails for thread 7
+  for (const dim3 block : {dim3(1025), dim3(1025, 1), dim3(33, 32), dim3(1, 1, 65)}) {
+    CAPTURE(block.x);
+    CAPTURE(block.y);
+    CAPTURE(block.z);
+    const LaunchReport refused = banklab::emu::launch(dim3(1), block, counting_barriers, out);
+    CHECK_FALSE(refused.completed);
+    CHECK(finding(refused, FindingKind::kInvalidLaunch) != nullptr);
+  }
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("__reduce_min_sync and __reduce_max_sync of unsigned values compare them as unsigned") {
+  unsigned* out = device_array<unsigned>(kBlocks * kThreads * 2);
+  run_clean("warp_reductions_unsigned",
+            banklab::emu::launch(dim3(kBlocks), dim3(kThreads), warp_reductions_unsigned, out));
+  for (unsigned b = 0; b < kBlocks; ++b) {
+    for (unsigned t = 0; t < kThreads; ++t) {
+      CAPTURE(t);
+      const unsigned base = t / 32 * 32, lanes = lanes_in_warp(t);
+      unsigned least = ~0u, most = 0;
+      for (unsigned l = 0; l < lanes; ++l) {
+        const unsigned v = value_of(b, base + l) | (l % 2 == 1 ? 0x80000000u : 0u);
+        least = std::min(least, v);
+        most = std::max(most, v);
+      }
+      CHECK(out[(b * kThreads + t) * 2] == least);
+      CHECK(out[(b * kThreads + t) * 2 + 1] == most);
+      CHECK(most >= 0x80000000u);  // the largest has bit 31 set: a signed compare would not pick it
     }
   }
   banklab::emu::device_free(out);

@@ -49,6 +49,16 @@ __global__ void warp_reductions(unsigned* out) {
   o[6] = __match_any_sync(0xffffffffu, (t % 32) % 4);
 }
 
+// out: 2 words per thread: the unsigned __reduce_min_sync and __reduce_max_sync of v with
+// bit 31 set on odd lanes (an unsigned order: those are the largest).
+__global__ void warp_reductions_unsigned(unsigned* out) {
+  const unsigned t = threadIdx.x;
+  const unsigned v = value_of(blockIdx.x, t) | (t % 2 == 1 ? 0x80000000u : 0u);
+  unsigned* o = out + (blockIdx.x * blockDim.x + t) * 2;
+  o[0] = __reduce_min_sync(0xffffffffu, v);
+  o[1] = __reduce_max_sync(0xffffffffu, v);
+}
+
 // out: 5 words per thread: __syncthreads_count of (t % 5 == 0), _and of (t < 1000) and of
 // (t != 7), _or of (t == 7) and of (t > 1000).
 __global__ void counting_barriers(unsigned* out) {
