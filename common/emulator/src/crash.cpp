@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <memory>
 #include <sstream>
@@ -28,6 +29,7 @@ constexpr std::size_t kSignalStackBytes = 64 * 1024;
 namespace {
 
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT, SIGALRM, SIGTRAP};
+constexpr int kBlockTimer = 1;  // the block timer's sigev_value (the launch's: 0)
 struct sigaction g_previous[sizeof kSignals / sizeof kSignals[0]];
 
 void on_signal(int signal, siginfo_t* info, void* context) {
@@ -46,6 +48,7 @@ void on_signal(int signal, siginfo_t* info, void* context) {
   r.crash.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
   r.crash.thread = r.current;
   r.crash.frame_count = signal == SIGABRT || signal == SIGALRM ? backtrace(r.crash.frames, 32) : 0;
+  r.crash.block_limit = signal == SIGALRM && info->si_code == SI_TIMER && info->si_value.sival_int == kBlockTimer;
   siglongjmp(r.recover, 1);
 }
 
@@ -87,23 +90,45 @@ void arm_time_limit(double seconds) {
   event.sigev_notify = SIGEV_THREAD_ID;
   event.sigev_signo = SIGALRM;
   event._sigev_un._tid = static_cast<pid_t>(syscall(SYS_gettid));
+  event.sigev_value.sival_int = kBlockTimer;
+  r.block_timer_armed = timer_create(CLOCK_THREAD_CPUTIME_ID, &event, &r.block_timer) == 0;
+  event.sigev_value.sival_int = 0;
   if (timer_create(CLOCK_MONOTONIC, &event, &r.timer) != 0) return;
   r.timer_armed = true;
   rearm_time_limit(seconds);
 }
 
-void rearm_time_limit(double seconds) {
-  Runtime& r = rt();
-  if (!r.timer_armed) return;
+namespace {
+
+itimerspec in_seconds(double seconds) {
   itimerspec when{};
   when.it_value.tv_sec = static_cast<time_t>(seconds);
   when.it_value.tv_nsec = static_cast<long>((seconds - static_cast<double>(when.it_value.tv_sec)) * 1e9);
+  return when;
+}
+
+}  // namespace
+
+void arm_block_limit(double cpu_seconds) {
+  Runtime& r = rt();
+  if (!r.block_timer_armed) return;
+  itimerspec when = in_seconds(std::max(cpu_seconds, 0.0));  // all zero: disarmed
+  if (cpu_seconds > 0 && when.it_value.tv_sec == 0 && when.it_value.tv_nsec == 0) when.it_value.tv_nsec = 1;
+  timer_settime(r.block_timer, 0, &when, nullptr);
+}
+
+void rearm_time_limit(double seconds) {
+  Runtime& r = rt();
+  if (!r.timer_armed) return;
+  itimerspec when = in_seconds(seconds);
   if (when.it_value.tv_sec == 0 && when.it_value.tv_nsec == 0) when.it_value.tv_nsec = 1;
   timer_settime(r.timer, 0, &when, nullptr);
 }
 
 void disarm_time_limit() {
   Runtime& r = rt();
+  if (r.block_timer_armed) timer_delete(r.block_timer);
+  r.block_timer_armed = false;
   if (!r.timer_armed) return;
   timer_delete(r.timer);
   r.timer_armed = false;
@@ -190,7 +215,7 @@ void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, s
     const std::uintptr_t frame = t == nullptr ? 0 : kernel_frame();
     const std::uintptr_t pc =
         t == nullptr ? 0 : frame != 0 ? frame : (rt().last_pc != 0 ? rt().last_pc : rt().crash.pc + 1);
-    const bool one_block = std::exchange(rt().block_limit_armed, false);
+    const bool one_block = std::exchange(rt().crash.block_limit, false);
     Finding& f = add_finding(
         FindingKind::kTimeLimit, pc, 0,
         one_block ? block_text() + " ran past the time limit of " + seconds_text(options.block_time_limit_seconds) +

@@ -509,13 +509,9 @@ bool run_blocks(LaunchPlan& plan, unsigned w, LaunchReport& part, Runtime& r) {
     r.tracing = plan.options->trace && index % plan.trace_stride == plan.trace_offset;
     part.blocks_traced += r.tracing ? 1 : 0;
     part.blocks_run += 1;
-    if (plan.options->block_time_limit_seconds > 0) {
-      // This block's time: the block's limit, or what is left of the launch's.
-      const double left =
-          plan.seconds - std::chrono::duration<double>(std::chrono::steady_clock::now() - plan.start).count();
-      r.block_limit_armed = plan.options->block_time_limit_seconds < left;
-      rearm_time_limit(std::max(r.block_limit_armed ? plan.options->block_time_limit_seconds : left, 1e-6));
-    }
+    // This block's limit, in this OS thread's CPU time (the launch's own, in
+    // wall-clock time, runs on beside it).
+    if (plan.options->block_time_limit_seconds > 0) arm_block_limit(plan.options->block_time_limit_seconds);
     const bool finished = run_block(plan.thread_count);
     part.threads_run += static_cast<std::uint64_t>(plan.thread_count);
     if (r.tracing) part.warps_traced += (static_cast<std::uint64_t>(plan.thread_count) + kWarpSize - 1) / kWarpSize;
@@ -550,7 +546,6 @@ void run_worker(LaunchPlan& plan, unsigned w, LaunchReport& part) {
     r.builtins_span = reinterpret_cast<std::uintptr_t>(&gridDim + 1) - r.builtins_lo;
   }
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - plan.start).count();
-  rt().block_limit_armed = false;
   arm_time_limit(std::max(plan.seconds - elapsed, 1e-6));
   if (sigsetjmp(rt().recover, 1) == 0) {
     rt().in_launch = 1;

@@ -223,6 +223,7 @@ struct CrashInfo {
   int frame_count = 0;
   const char* unsupported = nullptr;  // set by unsupported(): what the kernel asked for
   bool reported = false;  // stopped by the memory guard, which made the finding itself
+  bool block_limit = false;  // SIGALRM of the block's timer (not the launch's)
 };
 
 // Everything one OS thread needs to run blocks. The launching thread uses
@@ -261,9 +262,10 @@ struct Runtime {
   volatile sig_atomic_t in_launch = 0;
   CrashInfo crash;
   std::unique_ptr<char[]> signal_stack;
-  timer_t timer{};
+  timer_t timer{};        // the launch's limit: wall-clock time
   bool timer_armed = false;
-  bool block_limit_armed = false;  // the timer runs out at the block's limit, not the launch's
+  timer_t block_timer{};  // one block's limit: this OS thread's CPU time, so that a machine
+  bool block_timer_armed = false;  // busy with other work does not stop a block that would finish
 
   // lab code called outside a launch (stage 1's word_of from the runner's main)
   FrameStack host_frames;
@@ -361,7 +363,8 @@ void install_signal_handlers();
 void remove_signal_handlers();
 void arm_time_limit(double seconds);  // for the calling OS thread
 void rearm_time_limit(double seconds);  // the armed timer of the calling OS thread, from now
-void disarm_time_limit();
+void arm_block_limit(double cpu_seconds);  // the calling OS thread's block timer, from now (0: off)
+void disarm_time_limit();  // both timers
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 

@@ -22,6 +22,7 @@ void writes_past_the_end(float* out, int n);
 void writes_far_past_the_end(float* out);
 void spins_forever(volatile int* flag);
 void one_block_spins(volatile int* flag, int stuck);
+void block_waits(int ms);
 void dereferences_null(int* out);
 void warp_sync_deadlock(int* out);
 void warp_reduce_and_ballot(int* sums, unsigned* ballots);
@@ -502,6 +503,19 @@ TEST_CASE("a block that runs past the block's time limit stops the launch then, 
   CHECK(many.completed);
   CHECK(many.findings.empty());
   CHECK(many.seconds > options.block_time_limit_seconds);  // else this case shows nothing
+  // The block's limit counts its CPU time, not the wall clock: a block that
+  // waits 0.6 s (as on a machine busy with other work) is not stopped by a
+  // 0.2 s limit; one that spins is.
+  options.block_time_limit_seconds = 0.2;
+  const auto start_wait = std::chrono::steady_clock::now();
+  const auto waits = banklab::emu::launch(options, dim3(2), dim3(32), block_waits, 600);
+  INFO(banklab::emu::format_report(waits));
+  CHECK(waits.completed);
+  CHECK(waits.findings.empty());
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start_wait).count() >= 1.2);
+  const auto spins = banklab::emu::launch(options, dim3(1), dim3(32), one_block_spins, static_cast<volatile int*>(flag), 0);
+  REQUIRE(spins.findings.size() == 1);
+  CHECK(spins.findings[0].message == "block (0,0,0) ran past the time limit of 0.2 s for one block (an endless loop?)");
   // The launch's own limit still holds with a block limit above it.
   options.time_limit_seconds = 0.3;
   options.block_time_limit_seconds = 30;

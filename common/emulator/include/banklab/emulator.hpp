@@ -203,10 +203,12 @@ struct LaunchOptions {
   /// hold is priced as written only (nullptr: not).
   const std::vector<SassAccess>* nvcc_code = nullptr;
   double time_limit_seconds = 10.0;     ///< wall-clock limit for the whole launch
-  /// Wall-clock limit for one block (0: none). A block that runs longer is
-  /// stopped with a time-limit finding, as the launch's limit does: an endless
-  /// loop is found in this time, not in the launch's, where one block of the
-  /// launch should take a small part of it (the grader's runners).
+  /// Limit for one block (0: none), in CPU time of the OS thread that runs it
+  /// (a machine busy with other work slows a block without stopping it). A
+  /// block that runs longer is stopped with a time-limit finding, as the
+  /// launch's limit does: an endless loop is found in this time, not in the
+  /// launch's, where one block of the launch should take a small part of it
+  /// (the grader's runners).
   double block_time_limit_seconds = 0;
   std::size_t stack_bytes = 64 * 1024;  ///< per CUDA thread
   std::size_t dynamic_shared_bytes = 0;  ///< the third <<<...>>> argument: the size of extern __shared__ arrays

@@ -2,6 +2,8 @@
 // and wide-type features, for the emulator's tests. One mistake per kernel.
 #include <cuda_runtime.h>
 
+#include <ctime>
+
 __global__ void barrier_inside_bounds_check(float* out, int n) {
   __shared__ float s[64];
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -44,6 +46,15 @@ __global__ void one_block_spins(volatile int* flag, int stuck) {
   if (static_cast<int>(blockIdx.x) == stuck) {
     while (flag[0] == 0) {  // ONE_BLOCK_SPIN
     }
+  }
+}
+
+// Thread 0 of each block waits `ms` milliseconds of wall-clock time without
+// using the CPU (as a block waits on a machine busy with other work).
+__global__ void block_waits(int ms) {
+  if (threadIdx.x == 0) {
+    timespec wait{ms / 1000, (ms % 1000) * 1000000L};
+    nanosleep(&wait, nullptr);
   }
 }
 
