@@ -271,7 +271,7 @@ Outcome check_line_costs(const std::vector<LabelledReport>& reports, LineKind ki
       const WarpAccess access = emu::access_from_json(t.turns_access);
       const AccessCost cost = price(access);
       out << "\n  its lanes take turns: a warp ran this line in several warp instructions, a group of lanes after "
-             "another, with a warp function (__syncwarp, a shuffle) between them; each is conflict-free, but run "
+             "another, with a warp function (__syncwarp, a shuffle) or a barrier between them; each is conflict-free, but run "
              "together, as one instruction, they cost "
           << count_text(t.turns_wavefronts, "wavefront") << " (ideal " << t.turns_ideal
           << "), and taking turns costs a GPU the same time as the conflict. The worst, joined (" << t.turns_run

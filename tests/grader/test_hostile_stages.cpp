@@ -231,8 +231,17 @@ TEST_CASE("stage 3: a column read made by the warp's lanes in turns is priced as
   check_case(3, {"lab03/hostile/lanes_take_turns.cu", 80, {"tile read costs 1 wavefront per warp instruction"},
                  "tile read costs 1 wavefront per warp instruction",
                  "its lanes take turns: a warp ran this line in several warp instructions, a group of lanes after "
-                 "another, with a warp function (__syncwarp, a shuffle) between them; each is conflict-free, but run "
+                 "another, with a warp function (__syncwarp, a shuffle) or a barrier between them; each is conflict-free, but run "
                  "together, as one instruction, they cost 1108646 wavefronts (ideal 34798)"});
+}
+
+TEST_CASE("stage 3: a column read made by the lanes in turns with __syncthreads() between them is priced joined") {
+  // Turns between block barriers: one lane per barrier interval.
+  check_case(3, {"lab03/hostile/turns_between_barriers.cu", 80, {"tile read costs 1 wavefront per warp instruction"},
+                 "tile read costs 1 wavefront per warp instruction",
+                 "its lanes take turns: a warp ran this line in several warp instructions, a group of lanes after "
+                 "another, with a warp function (__syncwarp, a shuffle) or a barrier between them; each is "
+                 "conflict-free, but run together, as one instruction, they cost 1108646 wavefronts (ideal 34798)"});
 }
 
 TEST_CASE("stages 2, 4, 5: the references and correct submissions written differently keep full marks") {

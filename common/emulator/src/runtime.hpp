@@ -140,6 +140,12 @@ struct PcTrace {
   std::vector<Instance> joined;
   std::vector<std::array<std::uint32_t, kWarpSize>> joined_meeting;
   std::uint32_t meetings = 0;
+  // Lanes taking turns between block barriers (trace.cpp add_barrier_turn):
+  // the lanes that ran the pc once each in the barrier intervals since a lane
+  // last ran it again, with their offsets.
+  Instance turn;
+  std::uint32_t turn_lanes = 0;
+  std::uint32_t turn_intervals = 0;
 };
 struct WarpTrace {
   std::vector<PcTrace> pcs;
@@ -290,7 +296,7 @@ struct Runtime {
   void trace_converge(int warp);
   // Every warp of the block at a barrier (or the block's end): the turns
   // its lanes took since the last one are joined and priced (join_turns).
-  void trace_barrier();
+  void trace_barrier(bool block_end = false);
   std::size_t joined_instances = 0;  // held for the current barrier interval (capped as pending_instances)
   // Warp instructions held for the current block; past the cap (an endless
   // loop, until the time limit stops it) further accesses are not traced.

@@ -5,6 +5,7 @@
 // assembled into warp instructions (lane l's k-th execution of one pc) and
 // priced with the bank model.
 #include <algorithm>
+#include <bit>
 #include <sstream>
 
 #include "runtime.hpp"
@@ -534,7 +535,66 @@ void Runtime::trace_converge(int warp) {
   }
 }
 
-void Runtime::trace_barrier() {
+namespace {
+
+// Lanes taking turns between block barriers: for (l...) { if (lane == l) v =
+// tile[...]; __syncthreads(); } makes, in each barrier interval, a warp
+// instruction of other lanes. Each interval in which every lane that ran the
+// pc ran it once is added to the pc's turn while its lanes are new to it; a
+// lane that runs it again (or more than once in an interval) ends the turn.
+// A turn drawn from two or more intervals and half the warp or more is
+// priced as one instruction and recorded where it conflicts. Lanes in step
+// (loops, shrinking or growing halves, the rows of a wavefront) run the pc
+// again in the next interval and end the turn at once.
+constexpr int kMinBarrierTurnLanes = kWarpSize / 2;
+
+void close_barrier_turn(PcTrace& t, std::size_t warp) {
+  if (t.turn_intervals >= 2 && std::popcount(t.turn_lanes) >= kMinBarrierTurnLanes) {
+    const WavefrontCount cost = instance_cost(t.turn).count;
+    if (cost.wavefronts > cost.ideal_wavefronts) {
+      if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
+      record_pattern(*t.stats->joined, t.turn, warp);
+    }
+  }
+  t.turn.offsets.fill(-1);
+  t.turn.lanes = 0;
+  t.turn_lanes = 0;
+  t.turn_intervals = 0;
+}
+
+// The barrier interval that just ended (t.before, t.joined), added to the turn.
+void add_barrier_turn(PcTrace& t, std::size_t warp) {
+  std::uint32_t ran = 0;
+  bool once = !t.joined.empty();
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    const auto l = static_cast<std::size_t>(lane);
+    if (t.before[l] == 0) continue;
+    ran |= 1u << lane;
+    once = once && t.before[l] == 1 && t.joined[0].offsets[l] >= 0;
+  }
+  if (ran == 0) return;  // the pc did not run in this interval
+  if (!once || (ran & t.turn_lanes) != 0) close_barrier_turn(t, warp);
+  if (!once) return;
+  const Instance& first = t.joined[0];
+  if (t.turn_lanes == 0) {
+    t.turn.offsets.fill(-1);
+    t.turn.lanes = 0;
+  }
+  t.turn.width = first.width;
+  t.turn.write = first.write;
+  t.turn.atomic = first.atomic;
+  for (int lane = 0; lane < kWarpSize; ++lane) {
+    if ((ran >> lane & 1u) == 0) continue;
+    t.turn.offsets[static_cast<std::size_t>(lane)] = first.offsets[static_cast<std::size_t>(lane)];
+    ++t.turn.lanes;
+  }
+  t.turn_lanes |= ran;
+  ++t.turn_intervals;
+}
+
+}  // namespace
+
+void Runtime::trace_barrier(bool block_end) {
   if (!g_guard_strict) return;
   for (std::size_t w = 0; w < warp_traces.size(); ++w) {
     for (PcTrace& t : warp_traces[w].pcs) {
@@ -564,6 +624,8 @@ void Runtime::trace_barrier() {
           record_pattern(*t.stats->joined, group, w);
         }
       }
+      add_barrier_turn(t, w);
+      if (block_end) close_barrier_turn(t, w);
       t.joined.clear();
       t.joined_meeting.clear();
       t.before.fill(0);
@@ -574,7 +636,7 @@ void Runtime::trace_barrier() {
 
 void Runtime::trace_end_block() {
   for (std::size_t w = 0; w < warp_traces.size(); ++w) trace_converge(static_cast<int>(w));
-  trace_barrier();
+  trace_barrier(true);
   if (compiled_plan != nullptr) compiled_end_block();
   pending_instances = 0;
 }
