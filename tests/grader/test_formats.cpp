@@ -43,6 +43,21 @@ int validate_junit(const std::string& xml, const std::string& name) {
   return std::system(("xmllint --noout --schema " + kSchema + " " + path + " 2>" + path + ".log").c_str());
 }
 
+// JUnit's root counts what its suites count: tests and failures summed.
+void check_root_sums(const std::string& xml) {
+  const std::regex suite("<testsuite name=\"[^\"]*\" tests=\"(\\d+)\" failures=\"(\\d+)\"");
+  long tests = 0, failures = 0, suites = 0;
+  for (auto it = std::sregex_iterator(xml.begin(), xml.end(), suite); it != std::sregex_iterator(); ++it) {
+    tests += std::stol((*it)[1]);
+    failures += std::stol((*it)[2]);
+    ++suites;
+  }
+  INFO(xml);
+  CHECK(suites > 0);
+  CHECK(xml.find("<testsuites name=\"BankLab\" tests=\"" + std::to_string(tests) + "\" failures=\"" +
+                 std::to_string(failures) + "\"") != std::string::npos);
+}
+
 std::string last_line(const std::string& text) {
   std::string trimmed = text;
   while (!trimmed.empty() && trimmed.back() == '\n') trimmed.pop_back();
@@ -84,6 +99,8 @@ TEST_CASE("a file that does not build answers in JSON, JUnit, Gradescope, Prairi
     CHECK(r.status == 2);
     CHECK(validate_junit(r.out, "junit_broken.xml") == 0);
     CHECK(r.out.find("tests=\"1\" failures=\"1\"") != std::string::npos);
+    CHECK(r.out.find("<testsuites name=\"BankLab\" tests=\"1\" failures=\"1\"") != std::string::npos);
+    check_root_sums(r.out);
     CHECK(r.out.find("name=\"the file builds\"") != std::string::npos);
     CHECK(r.out.find("<failure message=") != std::string::npos);
     CHECK(r.out.find("was not declared") != std::string::npos);
@@ -147,6 +164,7 @@ TEST_CASE("JUnit of a graded lab validates against the schema, every time a plai
   CHECK(validate_junit(r.out, "junit_skeleton.xml") == 0);
   CHECK(r.out.find("e-0") == std::string::npos);
   CHECK(r.out.find("<testsuites name=\"BankLab\" tests=\"16\" failures=\"4\"") != std::string::npos);
+  check_root_sums(r.out);
 }
 
 TEST_CASE("--list gives each lab's total, and --lab all the sum") {

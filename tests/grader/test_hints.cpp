@@ -160,6 +160,9 @@ TEST_CASE(
     const char* step;   // the start of that ladder's first step
   };
   const Case cases[] = {
+      {1, "puzzles_wrong.cu", "puzzle 1, conflict free: 1 wavefront",
+       "Each puzzle names the cost it wants; the 32 byte offsets you give decide it."},
+      {1, "bank_of_bytes.cu", "bank_of on every byte offset", "Banks repeat every 32 words"},
       {2, "degree_no_broadcast.cu", "conflict_degree on every stride 0-1024 and 1-32 active lanes",
        "Work out stride 1, stride 2 and stride 32"},
       {2, "rows_pitch_66.cu", "row_sums: every shared access at its ideal wavefronts",

@@ -134,6 +134,19 @@ TEST_CASE("each rule of the source check refuses a small hostile snippet, at its
        1, "#pragma clang attribute is not allowed"},
       {"asm.cu", "__global__ void k(int* p) {\n  asm volatile(\"\" ::: \"memory\");\n  p[0] = 1;\n}\n", 2,
        "an asm statement"},
+      // Every spelling GCC and clang take for it.
+      {"asm_underscores.cu", "__global__ void k(int* p) {\n  p[0] = 1;\n  __asm volatile(\"\" ::: \"memory\");\n}\n", 3,
+       "an asm statement"},
+      {"asm_plain_underscores.cu", "__device__ void f() {\n  __asm(\"nop\");\n}\n", 2, "an asm statement"},
+      {"asm_both_underscores.cu", "__device__ void f() {\n\n  __asm__ __volatile__(\"\");\n}\n", 3,
+       "an asm statement"},
+      // Outside any function, where the syntax tree has no asm statement: an
+      // asm label renaming a function's symbol, and file-scope assembly.
+      {"asm_label.cu", "__device__ int f() __asm(\"g\");\n__device__ int f() { return 1; }\n", 1,
+       "an asm statement"},
+      {"asm_label_plain.cu", "\n__device__ int f() asm(\"g\");\n__device__ int f() { return 1; }\n", 2,
+       "an asm statement"},
+      {"asm_file_scope.cu", "__device__ int f() { return 1; }\n__asm(\".globl xyz\");\n", 2, "an asm statement"},
       {"int_to_pointer.cu", "__global__ void k(long a) {\n  int* p = (int*)a;\n  *p = 1;\n}\n", 2,
        "a cast from an integer to a pointer"},
       {"reinterpret.cu", "__global__ void k(unsigned long a) { *reinterpret_cast<int*>(a) = 1; }\n", 1,
