@@ -603,6 +603,10 @@ TEST_CASE("stage 4 known wrong submissions each lose exactly their checks") {
       {"row_collision.cu",
        {kMapRow, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize}, kMapRow,
        "row 0: columns 0 and 1 both go to 1"},
+      // Only the last row collides (and with it logical column 0): a check that stops a row early passes it.
+      {"last_row_collision.cu",
+       {kMapRow, kMapColumns, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize},
+       kMapRow, "row 31: columns 0 and 1 both go to 30"},
       // Only columns c and c + 16 collide: a check of the row in halves of 16 would let it through.
       {"halves_collide.cu",
        {kMapRow, kSwSquare, kSwPartial, kSwLarge, kSwRandom, kSwFindings, kSwWrite, kSwRead, kSwSize}, kMapRow,

@@ -183,6 +183,16 @@ TEST_CASE("stage 5: kernels that recognise the pricing run or read from global m
        half_read,
        "on 64x64: transpose_half's shared loads read back only what the same threads stored (each lane the words it "
        "wrote itself, in the same warp): nothing moves between threads through shared memory"},
+      // Half of each double's bytes through the tile (its high word), the
+      // other half global to global: the traffic is counted in bytes, 8 per
+      // double stored and loaded.
+      {"lab05/hostile/half_double_staged.cu",
+       80,
+       {"transpose_double: tile write at its ideal wavefronts", double_read,
+        "transpose_double: shared memory no more than a 32x33 double tile"},
+       double_read,
+       "on 32x32: transpose_double loaded 512 doubles from shared memory for 1024 output doubles, at least 1024 "
+       "expected: every element goes through the tile (one shared store and one shared load each)"},
       // Every run used 2 passes before; the random runs now take 3 to 6.
       {"lab05/hostile/quads_passes_two.cu",
        84,
