@@ -164,7 +164,7 @@ TEST_CASE("warp reductions and matches combine exactly the lanes that exist") {
   banklab::emu::device_free(out);
 }
 
-TEST_CASE("a block of 1024 threads, the most CUDA allows, runs; 1025 threads or a 1025-wide x are refused") {
+TEST_CASE("a block of 1024 threads, the most CUDA allows, runs, and 1025 threads or a 1025-wide x are refused") {
   unsigned* out = device_array<unsigned>(1025 * 5);
   const LaunchReport full = run_clean("1024 threads", banklab::emu::launch(dim3(1), dim3(1024), counting_barriers, out));
   CHECK(full.completed);
