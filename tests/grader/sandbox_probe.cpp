@@ -13,6 +13,7 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/ptrace.h>
+#include <sys/ioctl.h>
 #include <sys/personality.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -152,6 +153,15 @@ int syscalls() {
       {"perf_event_open", [] { return syscall(SYS_perf_event_open, nullptr, 0, -1, -1, 0); }},
       {"bpf", [] { return syscall(SYS_bpf, -1, nullptr, 0); }},
       {"personality", [] { return syscall(SYS_personality, PER_LINUX); }},
+      // Typing into a terminal (on no file: unconfined the kernel answers EBADF).
+      {"ioctl(TIOCSTI)", [] {
+         static char c = 'x';
+         return syscall(SYS_ioctl, -1, TIOCSTI, &c);
+       }},
+      {"ioctl(TIOCLINUX)", [] {
+         static char sub = 6;
+         return syscall(SYS_ioctl, -1, TIOCLINUX, &sub);
+       }},
   };
   for (const Call& c : calls) {
     errno = 0;

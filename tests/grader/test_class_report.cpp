@@ -263,6 +263,21 @@ TEST_CASE("the class report reads a CSV gradebook, and says what is wrong with a
   CHECK(page.find("no per-check messages") != std::string::npos);
   CHECK(page.find("c, d") != std::string::npos);
   CHECK(page.find("50% (1/2)") != std::string::npos);  // second check: bo only
+  // The checks are the columns after "seed", in order, and nothing else: the
+  // seed, the score and the status are not checks with a pass rate.
+  std::vector<std::string> charted;
+  const std::string chart = text_of(dir / "book-checks.svg");
+  const std::regex label(R"re(<text [^>]*text-anchor="end">([^<]*)</text>)re");
+  for (auto it = std::sregex_iterator(chart.begin(), chart.end(), label); it != std::sregex_iterator(); ++it) {
+    charted.push_back((*it)[1]);
+  }
+  CHECK(charted == std::vector<std::string>{"first check", "second check"});
+  std::vector<std::string> tabled;
+  const std::regex first_cell(R"re(<tr><td rowspan="\d+">([^<]*)</td>)re");
+  for (auto it = std::sregex_iterator(page.begin(), page.end(), first_cell); it != std::sregex_iterator(); ++it) {
+    tabled.push_back((*it)[1]);
+  }
+  CHECK(tabled == std::vector<std::string>{"first check", "second check"});
 
   r = run_grader("--report " + (dir / "nothing.json").string());
   CHECK(r.status == 2);
