@@ -548,14 +548,17 @@ namespace {
 // again in the next interval and end the turn at once.
 constexpr int kMinBarrierTurnLanes = kWarpSize / 2;
 
+// A joined instruction (lanes that ran one access at different times, taken
+// together) is recorded on its line where it conflicts.
+void record_joined(PcTrace& t, const Instance& joined, std::size_t warp) {
+  const WavefrontCount cost = instance_cost(joined).count;
+  if (cost.wavefronts <= cost.ideal_wavefronts) return;
+  if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
+  record_pattern(*t.stats->joined, joined, warp);
+}
+
 void close_barrier_turn(PcTrace& t, std::size_t warp) {
-  if (t.turn_intervals >= 2 && std::popcount(t.turn_lanes) >= kMinBarrierTurnLanes) {
-    const WavefrontCount cost = instance_cost(t.turn).count;
-    if (cost.wavefronts > cost.ideal_wavefronts) {
-      if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
-      record_pattern(*t.stats->joined, t.turn, warp);
-    }
-  }
+  if (t.turn_intervals >= 2 && std::popcount(t.turn_lanes) >= kMinBarrierTurnLanes) record_joined(t, t.turn, warp);
   t.turn.offsets.fill(-1);
   t.turn.lanes = 0;
   t.turn_lanes = 0;
@@ -617,11 +620,7 @@ void Runtime::trace_barrier(bool block_end) {
             ++group.lanes;
             turns = turns || t.joined_meeting[k][l] != t.joined_meeting[k][f];
           }
-          if (!turns) continue;
-          const WavefrontCount cost = instance_cost(group).count;
-          if (cost.wavefronts <= cost.ideal_wavefronts) continue;
-          if (!t.stats->joined) t.stats->joined = std::make_unique<PcStats>();
-          record_pattern(*t.stats->joined, group, w);
+          if (turns) record_joined(t, group, w);
         }
       }
       add_barrier_turn(t, w);
