@@ -205,14 +205,32 @@ TEST_CASE("Gradescope visibility: predictions after the due date, skipped GPU ch
     kinds.insert(t["visibility"].get<std::string>());
   }
   CHECK(kinds.size() == 3);
+  // A part's name (predictions, correctness) sets each of its checks; a
+  // name ending in '*' the checks it starts; later settings win.
   const GraderRun changed = run_grader(kLab3 + "--format gradescope --visibility predictions=visible "
-                                       "--visibility 'transpose of*=after_published'");
-  for (const auto& t : nlohmann::json::parse(changed.out)["tests"]) {
+                                       "--visibility correctness=hidden --visibility 'transpose of*=after_published'");
+  REQUIRE(changed.status == 1);
+  const auto changed_json = nlohmann::json::parse(changed.out);  // kept: the loop reads into it
+  int predictions = 0, transposes = 0, correctness_hidden = 0;
+  for (const auto& t : changed_json["tests"]) {
     const std::string name = t["name"].get<std::string>();
     INFO(name);
-    if (name.find(": prediction ") != std::string::npos) CHECK(t["visibility"] == "visible");
-    if (name.rfind("lab 3: transpose of", 0) == 0) CHECK(t["visibility"] == "after_published");
+    if (name.find(": prediction ") != std::string::npos) {
+      CHECK(t["visibility"] == "visible");
+      ++predictions;
+    } else if (name.rfind("lab 3: transpose of", 0) == 0) {
+      CHECK(t["visibility"] == "after_published");
+      ++transposes;
+    } else if (name == "lab 3: no out-of-bounds memory access") {
+      CHECK(t["visibility"] == "hidden");  // the rest of the correctness part
+      ++correctness_hidden;
+    } else if (t["output"].get<std::string>().rfind("skipped: ", 0) != 0) {
+      CHECK(t["visibility"] == "visible");
+    }
   }
+  CHECK(predictions == 2);
+  CHECK(transposes == 4);
+  CHECK(correctness_hidden == 1);
   const GraderRun wrong = run_grader(kLab3 + "--format gradescope --visibility predictions=later");
   CHECK(wrong.status == 2);
   CHECK(wrong.err.find("WHEN one of visible, hidden, after_due_date, after_published") != std::string::npos);

@@ -5,6 +5,7 @@
 // grader, a declaration mistake loses exactly the checks that need it.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <filesystem>
 #include <fstream>
@@ -199,6 +200,50 @@ TEST_CASE("each rule of the source check refuses a small hostile snippet, at its
       if (f.line == c.line && f.what.find(c.reason) != std::string::npos && f.file == c.name && !f.todo.empty())
         found = true;
     }
+    CHECK(found);
+  }
+}
+
+TEST_CASE("every attribute that places code where the program runs it by itself, or changes what the linker sees, is refused at its line") {
+  // One snippet per attribute (the second line uses it on a function or a
+  // variable the first line's kernel does not need).
+  const std::pair<const char*, const char*> uses[] = {
+      {"section", "__attribute__((section(\".init_array\"))) int x = 1;"},
+      {"constructor", "__attribute__((constructor)) void early() {}"},
+      {"destructor", "__attribute__((destructor)) void late() {}"},
+      {"ifunc", "extern \"C\" void* pick() { return nullptr; }\nvoid chosen() __attribute__((ifunc(\"pick\")));"},
+      {"alias", "extern \"C\" __device__ int real() { return 1; }\nextern \"C\" __device__ int other() __attribute__((alias(\"real\")));"},
+      {"weak", "__attribute__((weak)) __device__ int w() { return 1; }"},
+      {"weakref", "extern \"C\" __device__ int target();\nstatic __device__ int r() __attribute__((weakref(\"target\")));"},
+      {"used", "__attribute__((used)) __device__ int u() { return 1; }"},
+      {"retain", "__attribute__((retain, used)) __device__ int kept() { return 1; }"},
+      {"visibility", "__attribute__((visibility(\"default\"))) __device__ int v() { return 1; }"},
+      {"init_priority", "struct P { constexpr P() {} };\n__attribute__((init_priority(200))) P p;"},
+      {"externally_visible", "__attribute__((externally_visible)) __device__ int e() { return 1; }"},
+      {"symver", "__attribute__((symver(\"sym@VER_1\"))) __device__ int sv() { return 1; }"},
+      {"target_clones", "__attribute__((target_clones(\"avx2\", \"default\"))) int tc() { return 1; }"},
+      {"naked", "__attribute__((naked)) void bare() {}"},
+      {"no_sanitize", "__attribute__((no_sanitize(\"thread\"))) __device__ int ns() { return 1; }"},
+      {"no_sanitize_thread", "__attribute__((no_sanitize_thread)) __device__ int nst() { return 1; }"},
+      {"no_sanitize_address", "__attribute__((no_sanitize_address)) __device__ int nsa() { return 1; }"},
+      {"no_sanitize_undefined", "__attribute__((no_sanitize_undefined)) __device__ int nsu() { return 1; }"},
+      {"disable_sanitizer_instrumentation",
+       "__attribute__((disable_sanitizer_instrumentation)) __device__ int dsi() { return 1; }"},
+      {"no_instrument_function", "__attribute__((no_instrument_function)) __device__ int nif() { return 1; }"},
+      {"cleanup", "__device__ void done(int*) {}\n__global__ void c(int* p) {\n  __attribute__((cleanup(done))) int v = p[0];\n  p[1] = v;\n}"},
+  };
+  for (const auto& [name, use] : uses) {
+    const std::string attribute = name;
+    const std::string code = std::string("__global__ void k(int* p) { p[0] = 1; }\n") + use + "\n";
+    const AstResult r = check_text(attribute + ".cu", code);
+    INFO(attribute << ":\n" << code << findings(r));
+    const std::string reason = "the attribute `" + attribute + "` is not allowed";
+    // The attribute's line: the line of the snippet that names it.
+    const auto at = static_cast<std::ptrdiff_t>(code.find("((" + attribute));
+    REQUIRE(at > 0);
+    const int line = 1 + static_cast<int>(std::count(code.begin(), code.begin() + at, '\n'));
+    bool found = false;
+    for (const auto& f : r.refused) found = found || (f.line == line && f.what.find(reason) != std::string::npos);
     CHECK(found);
   }
 }

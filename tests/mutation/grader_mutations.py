@@ -127,9 +127,11 @@ RELEVANT = {
     f"{SRC}/raw_answers.cpp": ["test_raw_answers"] + _ANY + [_EVERY_STAGE, "test_capstone"],
     f"{SRC}/output.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch_feedback", "test_quiz",
                           "test_grader:*format*,*golden*,*--list*,--lab all*"],
+    # The gradebook's variant column and --variant-* options: test_variants
+    # (the seventeenth set's mutant 16 read SURVIVED without it).
     f"{SRC}/batch.cpp": ["test_batch", "test_batch_feedback", "test_laws_blind", "test_class_report",
-                         "test_grader:*--submissions*"],
-    f"{SRC}/main.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch",
+                         "test_grader:*--submissions*", "test_variants"],
+    f"{SRC}/main.cpp": ["test_formats", "test_laws", "test_laws_blind", "test_batch", "test_variants",
                         "test_grader:usage*,*--list*,*exit status*,*--build-only*,an implementation*,the reference*"],
     "grader/quiz/quiz.cpp": ["test_quiz", "test_quiz_kit", "test_quiz_zh", "test_laws_blind"],
     f"{SRC}/source_check.cpp": ["test_source_check", "test_laws", "test_laws_blind", "test_source_verdicts",
