@@ -470,6 +470,13 @@ TEST_CASE("a pipeline captured into a CUDA graph is recorded, not run, and each 
   CHECK(r.out.find("3 launches of reverse_blocks(float*): 12 blocks, all traced") != std::string::npos);
 }
 
+TEST_CASE("a graph's independent nodes run earliest added first, on every launch of its instance") {
+  const auto r = run_command(banklab_run(program("graph_order.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("launch 1 ran abcd\nlaunch 2 ran abcd\n") != std::string::npos);
+}
+
 TEST_CASE("a CUDA graph built node by node runs its nodes in the order their dependencies ask, with copied arguments") {
   const auto r = run_command(banklab_run(program("graph_nodes.cu")) + " 2>&1");
   INFO(r.out);

@@ -195,6 +195,21 @@ TEST_CASE("cudaLaunchCooperativeKernel: a grid sync over one block runs, over se
                       "than one block") != std::string::npos);
 }
 
+TEST_CASE("a launch CUDA refuses returns its error from cudaLaunchKernel and from cudaGetLastError, once") {
+  const auto r = run_command(banklab_run(program("launch_errors.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("valid launch: cudaSuccess, then cudaSuccess\n") != std::string::npos);
+  CHECK(r.out.find("2048 threads: cudaErrorInvalidConfiguration, then cudaErrorInvalidConfiguration, then "
+                   "cudaSuccess\n") != std::string::npos);
+  CHECK(r.out.find("2048 threads with <<<>>>: cudaErrorInvalidConfiguration\n") != std::string::npos);
+  CHECK(r.out.find("launch errors: OK") != std::string::npos);
+  // Each refused launch is named at its own line.
+  CHECK(r.out.find("invalid launch at launch_errors.cu:15: invalid launch configuration: grid (1,1,1), block "
+                   "(2048,1,1)") != std::string::npos);
+  CHECK(r.out.find("invalid launch at launch_errors.cu:18: invalid launch configuration") != std::string::npos);
+}
+
 TEST_CASE("a kernel fault is a finding with its line, and the program sees CUDA's error") {
   const auto r = run_command(banklab_run(program("out_of_bounds.cu")) + " 2>&1");
   INFO(r.out);

@@ -161,11 +161,10 @@ std::string seconds_text(double seconds) {
   return buffer;
 }
 
-// The innermost frame of the crash's backtrace (frame 0, the handler,
-// skipped) that has a source line outside the emulator's own sources and the
-// system headers: the line of kernel code that was running. 0 if there is none.
-std::uintptr_t kernel_frame() {
-  if (rt().crash.frame_count <= 1) return 0;
+// The innermost of `frames` (return addresses, innermost first) that has a
+// source line outside the emulator's own sources and the system headers: the
+// program's own code. 0 if there is none.
+std::uintptr_t program_frame(const std::vector<std::uintptr_t>& frames) {
   // common/emulator/src/, and the kit's CUDA headers beside it (include/, compat/).
   static const std::string src_dir = [] {
     const std::string file = __FILE__;
@@ -183,8 +182,6 @@ std::uintptr_t kernel_frame() {
     }
     return false;
   };
-  std::vector<std::uintptr_t> frames;
-  for (int i = 1; i < rt().crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(rt().crash.frames[i]));
   const auto lines = resolve(frames);
   for (const std::uintptr_t frame : frames) {
     const auto found = lines.find(frame);
@@ -197,7 +194,31 @@ std::uintptr_t kernel_frame() {
   return 0;
 }
 
+// The innermost frame of the crash's backtrace (frame 0, the handler,
+// skipped) in the program's own code: the line of kernel code that was
+// running. 0 if there is none.
+std::uintptr_t kernel_frame() {
+  if (rt().crash.frame_count <= 1) return 0;
+  std::vector<std::uintptr_t> frames;
+  for (int i = 1; i < rt().crash.frame_count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(rt().crash.frames[i]));
+  return program_frame(frames);
+}
+
 }  // namespace
+
+Finding& add_launch_finding(FindingKind kind, const std::string& message) {
+  void* raw[32];
+  const int count = backtrace(raw, 32);
+  std::vector<std::uintptr_t> frames;
+  for (int i = 1; i < count; ++i) frames.push_back(reinterpret_cast<std::uintptr_t>(raw[i]));
+  const std::uintptr_t site = program_frame(frames);
+  Finding& f = add_finding(kind, site, 0, message);
+  if (site != 0 && f.where.file.empty()) {
+    const auto lines = resolve({site});
+    if (const auto found = lines.find(site); found != lines.end()) f.where = found->second;
+  }
+  return f;
+}
 
 void unsupported(const char* what) {
   rt().crash.unsupported = what;

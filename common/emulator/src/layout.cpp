@@ -61,7 +61,7 @@ bool setup_shared_layout(LaunchReport& report, const void* kernel, std::size_t d
       } else {
         out << ", more than the " << symbols.dynamic.size << " a block can have";
       }
-      add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
+      add_launch_finding(FindingKind::kInvalidLaunch, out.str());
       return false;
     }
     place(symbols.dynamic, dynamic_bytes, 16, 16);  // a GPU aligns dynamic shared memory to 16 bytes

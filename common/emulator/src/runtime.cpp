@@ -641,7 +641,7 @@ LaunchReport launch_erased(const LaunchOptions& options, dim3 grid, dim3 block, 
     std::ostringstream out;
     out << "invalid launch configuration: grid (" << grid.x << "," << grid.y << "," << grid.z << "), block (" << block.x
         << "," << block.y << "," << block.z << "); a block holds 1 to 1024 threads and no dimension may be 0";
-    add_finding(FindingKind::kInvalidLaunch, 0, 0, out.str());
+    add_launch_finding(FindingKind::kInvalidLaunch, out.str());
     main.report = nullptr;
     return report;
   }

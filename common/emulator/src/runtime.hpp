@@ -370,6 +370,11 @@ void remove_signal_handlers();
 void arm_time_limit(double seconds);  // for the calling OS thread
 void rearm_time_limit(double seconds);  // the armed timer of the calling OS thread, from now
 void arm_block_limit(double cpu_seconds);  // the calling OS thread's block timer, from now (0: off)
+// A finding of a launch made before any kernel code runs (an invalid
+// configuration), at the program's line that launched it: the innermost frame
+// of the calling thread's stack outside the emulator and the system headers
+// (unknown where there is none).
+Finding& add_launch_finding(FindingKind kind, const std::string& message);
 void disarm_time_limit();  // both timers
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);

@@ -24,6 +24,7 @@ void spins_forever(volatile int* flag);
 void one_block_spins(volatile int* flag, int stuck);
 void block_waits(int ms);
 void dereferences_null(int* out);
+void divides_by_zero(int* out, int divisor);
 void warp_sync_deadlock(int* out);
 void warp_reduce_and_ballot(int* sums, unsigned* ballots);
 void shared_histogram(const int* values, int n, int* bins);
@@ -203,6 +204,13 @@ TEST_CASE("an infinite loop stops at the time limit, a crash is reported with it
   CHECK(finding(crash, FindingKind::kCrash)->where.line == line_of("bug_kernels.cu", "NULL_READ"));
   CHECK(finding(crash, FindingKind::kCrash)->message.find("SIGSEGV") != std::string::npos);
 
+  const auto divided = banklab::emu::launch(dim3(1), dim3(32), divides_by_zero, out, 0);
+  INFO(banklab::emu::format_report(divided));
+  CHECK_FALSE(divided.completed);
+  REQUIRE(finding(divided, FindingKind::kCrash) != nullptr);
+  CHECK(finding(divided, FindingKind::kCrash)->where.line == line_of("bug_kernels.cu", "DIVIDE_BY_ZERO"));
+  CHECK(finding(divided, FindingKind::kCrash)->message.find("SIGFPE") != std::string::npos);
+
   std::vector<float> result;  // still usable afterwards
   CHECK(run_transpose(transpose_padded, 32, 32, result).findings.empty());
   banklab::emu::device_free(flag);
@@ -292,11 +300,15 @@ TEST_CASE("launches are deterministic: the same inputs give the same report") {
   CHECK(banklab::emu::format_report(first, true) == banklab::emu::format_report(second, true));
 }
 
-TEST_CASE("an invalid launch configuration is a finding") {
+TEST_CASE("an invalid launch configuration is a finding at the line that launched it") {
   float* out = device_array<float>(1);
+  const int line = __LINE__ + 1;
   const auto report = banklab::emu::launch(dim3(1), dim3(2048), missing_barrier, out);
   CHECK_FALSE(report.completed);
-  CHECK(report.has(FindingKind::kInvalidLaunch));
+  REQUIRE(report.has(FindingKind::kInvalidLaunch));
+  const auto* f = finding(report, FindingKind::kInvalidLaunch);
+  CHECK(f->where.line == line);
+  CHECK(f->where.file.find("test_emulator.cpp") != std::string::npos);
   banklab::emu::device_free(out);
 }
 

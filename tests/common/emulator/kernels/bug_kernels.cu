@@ -193,3 +193,9 @@ __global__ void half_round_trip(float* out) {
 __global__ void global_counter(int* counter, int repeats) {
   for (int r = 0; r < repeats; ++r) atomicAdd(counter, 1);
 }
+
+// An integer division by a divisor the program passes as 0: the CPU traps
+// (SIGFPE), where a GPU returns an unspecified value.
+__global__ void divides_by_zero(int* out, int divisor) {
+  out[threadIdx.x] = 100 / divisor;  // DIVIDE_BY_ZERO
+}

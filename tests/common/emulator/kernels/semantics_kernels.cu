@@ -252,3 +252,17 @@ __global__ void half_arithmetic(unsigned short* out) {
   out[14] = __half_as_ushort(__high2half(s));                          // 6
   out[15] = static_cast<unsigned short>(__hlt(one, __float2half(2.0f)) + 2 * __hisnan(__hdiv(__float2half(0.0f), __float2half(0.0f))));
 }
+
+// Each thread writes its threadIdx and blockIdx (6 values) at its linear
+// index in the grid, block after block.
+__global__ void thread_coordinates(unsigned* out) {
+  const unsigned block = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+  const unsigned thread = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
+  unsigned* o = out + (block * blockDim.x * blockDim.y * blockDim.z + thread) * 6;
+  o[0] = threadIdx.x;
+  o[1] = threadIdx.y;
+  o[2] = threadIdx.z;
+  o[3] = blockIdx.x;
+  o[4] = blockIdx.y;
+  o[5] = blockIdx.z;
+}
