@@ -341,6 +341,11 @@ void yield_to_scheduler();
 std::string thread_text(const Thread& t);
 std::string block_text();
 Finding& add_finding(FindingKind kind, std::uintptr_t pc, std::uintptr_t other_pc, const std::string& message);
+// A finding of a launch made before any kernel code runs (an invalid
+// configuration), at the program's line that launched it: the innermost frame
+// of the calling thread's stack outside the emulator and the system headers
+// (unknown where there is none).
+Finding& add_launch_finding(FindingKind kind, const std::string& message);
 void check_global(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 void shared_access(std::uintptr_t offset, unsigned size, bool write, std::uintptr_t pc, bool atomic);
 
@@ -370,11 +375,6 @@ void remove_signal_handlers();
 void arm_time_limit(double seconds);  // for the calling OS thread
 void rearm_time_limit(double seconds);  // the armed timer of the calling OS thread, from now
 void arm_block_limit(double cpu_seconds);  // the calling OS thread's block timer, from now (0: off)
-// A finding of a launch made before any kernel code runs (an invalid
-// configuration), at the program's line that launched it: the innermost frame
-// of the calling thread's stack outside the emulator and the system headers
-// (unknown where there is none).
-Finding& add_launch_finding(FindingKind kind, const std::string& message);
 void disarm_time_limit();  // both timers
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
