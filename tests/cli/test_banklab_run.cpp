@@ -205,9 +205,16 @@ TEST_CASE("a launch CUDA refuses returns its error from cudaLaunchKernel and fro
   CHECK(r.out.find("2048 threads with <<<>>>: cudaErrorInvalidConfiguration\n") != std::string::npos);
   CHECK(r.out.find("launch errors: OK") != std::string::npos);
   // Each refused launch is named at its own line.
-  CHECK(r.out.find("invalid launch at launch_errors.cu:15: invalid launch configuration: grid (1,1,1), block "
+  CHECK(r.out.find("invalid launch at launch_errors.cu:22: invalid launch configuration: grid (1,1,1), block "
                    "(2048,1,1)") != std::string::npos);
-  CHECK(r.out.find("invalid launch at launch_errors.cu:18: invalid launch configuration") != std::string::npos);
+  CHECK(r.out.find("invalid launch at launch_errors.cu:25: invalid launch configuration") != std::string::npos);
+  // Too much dynamic shared memory: refused too, at its line, with the limit.
+  CHECK(r.out.find("4 MiB of dynamic shared memory: refused\n") != std::string::npos);
+  CHECK(r.out.find("invalid launch at launch_errors.cu:27: ") != std::string::npos);
+  CHECK(r.out.find("232448") != std::string::npos);
+  // No block of it ran: it stopped, it was not left out by --kernel.
+  CHECK(r.out.find("1 launch of staged(int*): 0 blocks, the launch stopped early") != std::string::npos);
+  CHECK(r.out.find("not traced (--kernel)") == std::string::npos);
 }
 
 TEST_CASE("a kernel fault is a finding with its line, and the program sees CUDA's error") {

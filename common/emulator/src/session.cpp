@@ -229,7 +229,7 @@ std::string text_report() {
     out << '\n'
         << k.launches << (k.launches == 1 ? " launch" : " launches") << " of " << k.total.kernel << ": "
         << k.total.blocks_run << (k.total.blocks_run == 1 ? " block" : " blocks");
-    if (!k.traced) {
+    if (!k.traced && k.total.blocks_run > 0) {  // blocks ran untraced: only --kernel does that
       out << ", not traced (--kernel)\n";
     } else if (k.stopped > 0) {
       out << ", " << (k.stopped == k.launches ? (k.launches == 1 ? "the launch" : "every launch")
