@@ -7,6 +7,8 @@
 // The guards come first: with -fno-toplevel-reorder a thread-local variable
 // takes its place in the thread-local block at its first declaration, and the
 // headers below declare the built-in variables (see the layout note below).
+// This file sets the built-in variables, which kernel code sees as constant.
+#define BANKLAB_RUNTIME_SETS_BUILTINS
 extern thread_local char banklab_shared_guard_low[4096];
 extern thread_local char banklab_shared_guard_high[4096];
 

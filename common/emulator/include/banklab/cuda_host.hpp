@@ -22,10 +22,21 @@
 
 // ---- built-in variables (set by the scheduler for the running CUDA thread) ---
 // Thread-local: each OS thread running blocks of a launch has its own.
-extern __constinit thread_local uint3 threadIdx;
-extern __constinit thread_local uint3 blockIdx;
-extern __constinit thread_local dim3 blockDim;
-extern __constinit thread_local dim3 gridDim;
+// Constant in kernel code, as CUDA declares them: a write is a compile error
+// there too, and the compiler's access hooks skip reads of constant objects
+// (a third of the hooks of a transpose were these reads). The scheduler
+// (src/runtime.cpp, which defines BANKLAB_RUNTIME_SETS_BUILTINS) sets them
+// when a CUDA thread resumes, so a value kept across a barrier is still right.
+#ifdef BANKLAB_RUNTIME_SETS_BUILTINS
+#define BANKLAB_BUILTIN_CONST
+#else
+#define BANKLAB_BUILTIN_CONST const
+#endif
+extern __constinit thread_local BANKLAB_BUILTIN_CONST uint3 threadIdx;
+extern __constinit thread_local BANKLAB_BUILTIN_CONST uint3 blockIdx;
+extern __constinit thread_local BANKLAB_BUILTIN_CONST dim3 blockDim;
+extern __constinit thread_local BANKLAB_BUILTIN_CONST dim3 gridDim;
+#undef BANKLAB_BUILTIN_CONST
 inline constexpr int warpSize = 32;
 
 // ---- barriers and warp collectives (opaque calls: data is reloaded after) ----
