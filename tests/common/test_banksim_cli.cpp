@@ -40,6 +40,14 @@ TEST_CASE("banksim --format json prints one object that parses") {
   CHECK(json["wavefronts"] == 1);
   CHECK(json["offsets"][16].is_null());
   CHECK(json["map"].size() == 1);
+  // A conflicted access: its wavefronts, the ideal and the conflicts are three different numbers.
+  const auto column = run_banksim("--width 4 --stride 32 --format json");
+  REQUIRE(column.status == 0);
+  const auto conflicted = nlohmann::json::parse(column.out);
+  CHECK(conflicted["wavefronts"] == 32);
+  CHECK(conflicted["ideal_wavefronts"] == 1);
+  CHECK(conflicted["bank_conflicts"] == 31);
+  CHECK(conflicted["map"].size() == 32);
 }
 
 TEST_CASE("banksim --batch over the calibration file reproduces every measured row") {

@@ -1,6 +1,7 @@
 // A write-write race on one shared word between two warps, with no barrier
-// between the writes, in each of 2 blocks: one finding, counted twice, at the
-// later write's line, naming the earlier one.
+// between the writes, in each of 2 blocks, then in the 1 block of a second
+// launch: one finding, counted 3 times (the launches' counts added up), at
+// the later write's line, naming the earlier one.
 //   banklab run race_twice.cu
 #include <cstdio>
 
@@ -16,6 +17,7 @@ int main() {
   int* out = nullptr;
   cudaMalloc(&out, 2 * sizeof(int));
   racy<<<2, 64>>>(out);
+  racy<<<1, 64>>>(out);
   int host[2] = {0, 0};
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
   std::printf("words: %d %d\n", host[0], host[1]);

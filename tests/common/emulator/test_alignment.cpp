@@ -14,6 +14,7 @@ void float4_cast_of_float_array(float* out);
 void float4_cast_of_aligned_float_array(float* out);
 void float_reads_of_float4_array(float* out);
 void double2_cast_of_double_array(double* out);
+void float2_cast_of_float_array(float* out);
 void aligned_after_float(float* out);
 
 using banklab::emu::FindingKind;
@@ -70,6 +71,18 @@ TEST_CASE("a double2 cast of a double array is a finding: 16 bytes through an 8-
   REQUIRE(misaligned_findings(report) == 1);
   CHECK(report.findings.front().where.line == marker_line("DOUBLE2_OF_DOUBLE"));
   CHECK(report.findings.front().message.find("declared with only 8-byte alignment") != std::string::npos);
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a float2 cast of a float array is a finding: 8 bytes through a 4-byte aligned declaration") {
+  float* out = device_zeros<float>(32);
+  const auto report = banklab::emu::launch(dim3(1), dim3(32), float2_cast_of_float_array, out);
+  INFO(banklab::emu::format_report(report, true));
+  REQUIRE(misaligned_findings(report) == 1);
+  CHECK(report.findings.front().where.line == marker_line("FLOAT2_OF_FLOAT"));
+  CHECK(report.findings.front().message.find("read of 8 bytes through a variable declared with only 4-byte alignment") !=
+        std::string::npos);
+  CHECK_FALSE(report.completed);
   banklab::emu::device_free(out);
 }
 

@@ -184,6 +184,16 @@ TEST_CASE("out-of-bounds global writes are found, near the end and far away") {
   CHECK_FALSE(far.completed);
   REQUIRE(finding(far, FindingKind::kGlobalOutOfBounds) != nullptr);
   CHECK(finding(far, FindingKind::kGlobalOutOfBounds)->where.line == line_of("bug_kernels.cu", "FAR_OOB_WRITE"));
+  INFO(banklab::emu::format_report(far, true));
+  // The write faults after its finding: the fault is an out-of-bounds access
+  // too (the arena's), not a crash of unknown cause.
+  CHECK(finding(far, FindingKind::kCrash) == nullptr);
+  int faults = 0;
+  for (const auto& f : far.findings) {
+    faults += f.kind == FindingKind::kGlobalOutOfBounds &&
+              f.message.find("out-of-bounds global access crashed the kernel") != std::string::npos;
+  }
+  CHECK(faults == 1);
   banklab::emu::device_free(out);
 }
 

@@ -35,6 +35,16 @@ __global__ void float_reads_of_float4_array(float* out) {
   out[threadIdx.x] = reinterpret_cast<const float*>(quads)[threadIdx.x];
 }
 
+// A float array read as float2 (8 bytes, LDS.64 on a GPU): a finding too.
+__global__ void float2_cast_of_float_array(float* out) {
+  __shared__ float pairs[64];
+  pairs[threadIdx.x] = static_cast<float>(threadIdx.x);
+  pairs[threadIdx.x + 32] = 0.0f;
+  __syncthreads();
+  const float2 v = reinterpret_cast<const float2*>(pairs)[threadIdx.x];  // FLOAT2_OF_FLOAT
+  out[threadIdx.x] = v.x + v.y;
+}
+
 // A double array (8-byte aligned) read as double2 (16 bytes): a finding.
 __global__ void double2_cast_of_double_array(double* out) {
   __shared__ double d[64];
