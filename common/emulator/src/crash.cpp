@@ -225,6 +225,11 @@ void unsupported(const char* what) {
   std::abort();  // the signal handler stops the launch; report_crash names `what` at the kernel's line
 }
 
+void illegal_address(const char* what) {
+  rt().crash.illegal_address = true;
+  unsupported(what);
+}
+
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks) {
   if (std::exchange(rt().crash.reported, false)) return;  // the memory guard made its finding
   const Thread* t = rt().crash.thread;
@@ -257,7 +262,7 @@ void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, s
   if (const char* what = std::exchange(rt().crash.unsupported, nullptr); what != nullptr) {
     message = std::string("kernel stopped: ") + what + ", in " + who;
   }
-  FindingKind kind = FindingKind::kCrash;
+  FindingKind kind = std::exchange(rt().crash.illegal_address, false) ? FindingKind::kGlobalOutOfBounds : FindingKind::kCrash;
   std::string detail;
   if (rt().crash.signal == SIGSEGV || rt().crash.signal == SIGBUS) {
     const std::uintptr_t a = rt().crash.fault_address;

@@ -228,6 +228,7 @@ struct CrashInfo {
   void* frames[32] = {};
   int frame_count = 0;
   const char* unsupported = nullptr;  // set by unsupported(): what the kernel asked for
+  bool illegal_address = false;       // set by illegal_address(): the GPU's error is an illegal address
   bool reported = false;  // stopped by the memory guard, which made the finding itself
   bool block_limit = false;  // SIGALRM of the block's timer (not the launch's)
 };
@@ -377,6 +378,10 @@ void rearm_time_limit(double seconds);  // the armed timer of the calling OS thr
 void arm_block_limit(double cpu_seconds);  // the calling OS thread's block timer, from now (0: off)
 void disarm_time_limit();  // both timers
 void report_crash(const LaunchOptions& options, std::uint64_t blocks_finished, std::uint64_t total_blocks);
+// As unsupported(), for an access a GPU stops with cudaErrorIllegalAddress (a
+// surface read past its array in trap mode): an out-of-bounds finding at the
+// kernel's line, and the program sees that error.
+[[noreturn]] void illegal_address(const char* what);
 void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, std::uintptr_t pc);
 
 // The memory guard (guard.cpp). Strict when the program's lab object was

@@ -17,6 +17,7 @@
 #include "banklab/cuda_texture.hpp"
 #include "banklab/emulator.hpp"
 #include "host_api.hpp"
+#include "runtime.hpp"
 
 struct cudaArray {
   cudaChannelFormatDesc desc{};
@@ -188,7 +189,7 @@ cudaError_t cudaArrayGetInfo(cudaChannelFormatDesc* desc, cudaExtent* extent, un
   if (desc != nullptr) *desc = array->desc;
   if (extent != nullptr) *extent = {array->width, array->height > 1 || array->depth > 1 ? array->height : 0,
                                     array->depth > 1 ? array->depth : 0};
-  if (flags != nullptr) *flags = 0;
+  if (flags != nullptr) *flags = array->flags;
   return cudaSuccess;
 }
 cudaError_t cudaMemcpy2DToArray(cudaArray_t destination, std::size_t w_offset, std::size_t h_offset, const void* source,
@@ -312,9 +313,11 @@ std::vector<const cudaArray*>& surfaces() {
 
 cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t* surface, const cudaResourceDesc* resource) {
   host_only("cudaCreateSurfaceObject");
-  // A surface is made of a CUDA array allocated with cudaArraySurfaceLoadStore.
+  // A surface is made of a CUDA array. CUDA asks for cudaArraySurfaceLoadStore
+  // when the array is allocated, but an H100 makes the surface of an array
+  // without it too (tests/data/gpu/h100_programs/surfaces.txt), and so does this.
   if (surface == nullptr || resource == nullptr || resource->resType != cudaResourceTypeArray ||
-      resource->res.array.array == nullptr || (resource->res.array.array->flags & cudaArraySurfaceLoadStore) == 0) {
+      resource->res.array.array == nullptr) {
     return cudaErrorInvalidValue;
   }
   const std::lock_guard<std::mutex> lock(g_surfaces_mutex);
@@ -443,8 +446,9 @@ void surface_access(cudaSurfaceObject_t surface, void* value, std::size_t bytes,
   for (int d = 0; d < 3; ++d) outside = outside || at[d] < 0 || at[d] >= size[d];
   if (outside) {
     if (mode == cudaBoundaryModeTrap) {
-      unsupported("a surface access outside its array with cudaBoundaryModeTrap (the default): the GPU stops the "
-                  "kernel with an error; check the coordinates, or pass cudaBoundaryModeZero or cudaBoundaryModeClamp");
+      illegal_address("a surface access outside its array with cudaBoundaryModeTrap (the default): the GPU stops "
+                      "the kernel with an illegal address; check the coordinates, or pass cudaBoundaryModeZero or "
+                      "cudaBoundaryModeClamp");
     }
     if (mode == cudaBoundaryModeZero) {
       if (!write) std::memset(value, 0, bytes);

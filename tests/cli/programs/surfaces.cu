@@ -1,7 +1,7 @@
 // Surface objects: a 2D float array written and read by kernels through
 // surf2Dwrite/surf2Dread (x in bytes), a 1D int array with the three
-// boundary modes, and the error CUDA gives on the host for a surface of an
-// array made without cudaArraySurfaceLoadStore.
+// boundary modes, the flags cudaArrayGetInfo gives back, and a surface of an
+// array made without cudaArraySurfaceLoadStore (an H100 makes it).
 #include <cstdio>
 #include <cstring>
 
@@ -97,6 +97,10 @@ int main(int argc, char** argv) {
   cudaMallocArray(&plain, &f, 4, 4);
   std::printf("a surface of an array without cudaArraySurfaceLoadStore: ");
   if (surface_of(plain) != 0) std::printf("made\n");
+  unsigned flags = 99, plain_flags = 99;
+  cudaArrayGetInfo(nullptr, nullptr, &flags, line);
+  cudaArrayGetInfo(nullptr, nullptr, &plain_flags, plain);
+  std::printf("array flags: %u with cudaArraySurfaceLoadStore, %u without\n", flags, plain_flags);
   std::printf("destroying a surface: %s\n", cudaGetErrorName(cudaDestroySurfaceObject(line_surface)));
   return wrong == 0 ? 0 : 1;
 }
