@@ -151,7 +151,12 @@ struct WarpTrace {
   std::vector<PcTrace> pcs;
   // pcs by a hash of the pc: index + 1 of the pc that last used the slot (0: none)
   std::array<std::uint32_t, 64> slots{};
-  PcTrace& find(std::uintptr_t pc);
+  PcTrace& find(std::uintptr_t pc) {
+    const std::uint32_t slot = slots[(pc ^ (pc >> 6)) & (slots.size() - 1)];
+    if (slot != 0 && pcs[slot - 1].pc == pc) [[likely]] return pcs[slot - 1];
+    return find_slow(pc);
+  }
+  PcTrace& find_slow(std::uintptr_t pc);  // trace.cpp
 };
 // What the launch learned about one pc.
 struct PcStats {
@@ -406,7 +411,8 @@ void foreign_access_stop(std::uintptr_t address, unsigned size);
 constexpr int kGuardExitStatus = 86;
 
 // Every instrumented load and store of kernel code lands here.
-inline void on_access(const void* pointer, unsigned size, bool write, std::uintptr_t pc, bool atomic = false) {
+[[gnu::always_inline]] inline void on_access(const void* pointer, unsigned size, bool write, std::uintptr_t pc,
+                                             bool atomic = false) {
   Runtime& r = rt();
   if (r.current == nullptr) {
     if (g_guard_strict) guard_host_access(reinterpret_cast<std::uintptr_t>(pointer), size, write, pc);

@@ -267,9 +267,8 @@ void foreign_shared_access(std::uintptr_t address, unsigned size, bool write, st
   foreign_access_stop(address, size);
 }
 
-PcTrace& WarpTrace::find(std::uintptr_t pc) {
+PcTrace& WarpTrace::find_slow(std::uintptr_t pc) {
   std::uint32_t& slot = slots[(pc ^ (pc >> 6)) & (slots.size() - 1)];
-  if (slot != 0 && pcs[slot - 1].pc == pc) return pcs[slot - 1];
   for (std::size_t i = 0; i < pcs.size(); ++i) {
     if (pcs[i].pc == pc) {
       slot = static_cast<std::uint32_t>(i + 1);
