@@ -439,7 +439,7 @@ constexpr int kTimeLimitStatus = 124;
 // (dropped, as is -lcurand), -lcublas is the emulator's cuBLAS (compat/cublas_api.h) where
 // this build has OpenBLAS; CUDA's other libraries are refused by name.
 bool link_libraries_usable(RunOptions& o) {
-  // -lcurand too: cuRAND's device API (curand_kernel.h) is the emulator's.
+  // -lcurand too: cuRAND (curand_kernel.h, curand.h) is part of the emulator.
   static const std::set<std::string> runtime = {"cudart", "cudart_static", "cuda", "cudadevrt", "curand"};
   static const std::set<std::string> absent = {"cublasLt", "cufft", "cusparse", "cusolver",
                                                "nppc",     "nvrtc", "cudnn",    "nvjpeg"};

@@ -701,7 +701,7 @@ TEST_CASE("-l and -L link a host library, as for nvcc: cudart is the emulator it
   CHECK(cufft.out.find("-lcufft: the CPU emulator has no libcufft") != std::string::npos);
 }
 
-TEST_CASE("CUB, Thrust and cuRAND's host API stop the build naming the library and what to do instead") {
+TEST_CASE("CUB, Thrust and the parts of cuRAND not provided stop the build naming the library and what to do instead") {
   const std::string dir = std::string(BANKLAB_TEST_CACHE) + "/cuda-libraries";
   std::filesystem::create_directories(dir);
   const std::vector<std::array<std::string, 3>> cases = {
@@ -709,9 +709,8 @@ TEST_CASE("CUB, Thrust and cuRAND's host API stop the build naming the library a
        "write the step with __shared__ memory and __syncthreads()"},
       {"cub/block/block_radix_sort.cuh", "is CUB", "cub::BlockReduce: a tree reduction"},
       {"thrust/device_vector.h", "is Thrust", "use cudaMalloc, cudaMemcpy and your own kernels"},
-      {"curand.h", "is cuRAND's host API", "draw the numbers in a kernel with curand_init and curand_uniform"},
       {"curand_mtgp32_kernel.h", "is a part of cuRAND the BankLab CPU emulator does not provide",
-       "XORWOW and Philox4_32_10"},
+       "the host API of <curand.h>: XORWOW, MRG32k3a and Philox4_32_10"},
       {"cublas.h", "is not provided by the BankLab CPU emulator: its cuBLAS is the v2 API, <cublas_v2.h>",
        "banklab run -lcublas"}};
   for (const auto& [header, what, instead] : cases) {
@@ -772,6 +771,33 @@ TEST_CASE("cuRAND's device API: XORWOW and Philox4x32-10 keep their laws, and Ph
   // "value NAME SEED SUB OFFSET: ints | uniforms | normals | uniform_double normal_double"
   compare_value_rows(r.out, "tests/data/gpu/h100_curand/curand_check.txt", 36, 12, {0, 1, 2, 3, 4, 5, 6, 7, 10},
                      {{8, 1e-5}, {9, 1e-5}, {11, 1e-13}});
+}
+
+TEST_CASE("cuRAND's host API: a Monte Carlo pi, each generator's distributions, offsets and the statuses cuRAND documents") {
+  const auto r = run_command(banklab_run("-lcurand " + program("curand_host_check.cu")) + " 2>&1");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("curand host check: OK") != std::string::npos);
+  CHECK(r.out.find("pi from 2^20 points: 3.14") != std::string::npos);
+  std::size_t stats = 0, laws = 0;
+  for (std::size_t at = r.out.find("\nstats "); at != std::string::npos; at = r.out.find("\nstats ", at + 1)) {
+    const std::string line = r.out.substr(at + 1, r.out.find('\n', at + 1) - at - 1);
+    INFO(line);
+    CHECK(line.size() > 4);
+    CHECK(line.substr(line.size() - 4) == ": OK");
+    ++stats;
+  }
+  CHECK(stats == 18);  // 3 generators x (5 kinds + log-normal)
+  for (const char* name : {"xorwow", "mrg32k3a", "philox"}) {
+    laws += r.out.find(std::string("law ") + name +
+                       ": a second call goes on (0 of 1000 differ), an offset of 300 skips 300 (0 differ)") !=
+            std::string::npos;
+  }
+  CHECK(laws == 3);
+  // CURAND_STATUS_LENGTH_NOT_MULTIPLE for an odd count of normals, CURAND_STATUS_NOT_INITIALIZED for no generator.
+  CHECK(r.out.find("status of 1001 normals: 105, of 1001 integers: 0, of a null generator: 101") != std::string::npos);
+  // The kernel that counts the points is priced as any kernel.
+  CHECK(r.out.find("1 launch of count_inside(") != std::string::npos);
 }
 
 TEST_CASE("-lcublas: a tiled SGEMM and a transpose checked against cuBLAS, and cuBLAS's rules a program sees") {

@@ -298,6 +298,15 @@ __device__ inline float2 curand_normal2(curandStatePhilox4_32_10_t* state) {
   const unsigned int y = curand(state);
   return banklab_curand::box_muller(x, y);
 }
+// Two doubles from four outputs: the pair curand_normal_double hands out one at a time.
+__device__ inline double2 curand_normal2_double(curandStateXORWOW_t* state) {
+  const unsigned int x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
+  return banklab_curand::box_muller_double(x0, x1, y0, y1);
+}
+__device__ inline double2 curand_normal2_double(curandStatePhilox4_32_10_t* state) {
+  const unsigned int x0 = curand(state), x1 = curand(state), y0 = curand(state), y1 = curand(state);
+  return banklab_curand::box_muller_double(x0, x1, y0, y1);
+}
 __device__ inline float4 curand_normal4(curandStatePhilox4_32_10_t* state) {
   const uint4 r = curand4(state);
   const float2 a = banklab_curand::box_muller(r.x, r.y);
