@@ -187,40 +187,36 @@ curandStatus_t curandGenerateSeeds(curandGenerator_t generator) {
   return generator == nullptr ? CURAND_STATUS_NOT_INITIALIZED : CURAND_STATUS_SUCCESS;
 }
 
-curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int* output, size_t num) {
-  if (generator != nullptr && output == nullptr && num > 0) return CURAND_STATUS_LAUNCH_FAILURE;
+namespace {
+
+// One value per element: `value(state)` of the generator's state type, each
+// from `outputs` outputs of the generator.
+template <typename T, typename Value>
+curandStatus_t generate(curandGenerator_t generator, T* output, size_t n, unsigned long long outputs, Value value) {
+  if (generator != nullptr && output == nullptr && n > 0) return CURAND_STATUS_LAUNCH_FAILURE;
   const curandGenerator_st g = generator != nullptr ? *generator : curandGenerator_st{};
-  return submit(generator, num, [g, output, num] {
+  return submit(generator, n, [g, output, n, outputs, value] {
     with_state(g, [&](auto blank) {
       using State = decltype(blank);
-      fill<State>(g, output, num, 1, 1, [](State* s, unsigned long long) { return curand(s); });
+      fill<State>(g, output, n, outputs, 1, [&](State* s, unsigned long long) { return value(s); });
     });
   });
+}
+
+}  // namespace
+
+curandStatus_t curandGenerate(curandGenerator_t generator, unsigned int* output, size_t num) {
+  return generate(generator, output, num, 1, [](auto* s) { return curand(s); });
 }
 
 curandStatus_t curandGenerateUniform(curandGenerator_t generator, float* output, size_t num) {
-  if (generator != nullptr && output == nullptr && num > 0) return CURAND_STATUS_LAUNCH_FAILURE;
-  const curandGenerator_st g = generator != nullptr ? *generator : curandGenerator_st{};
-  return submit(generator, num, [g, output, num] {
-    with_state(g, [&](auto blank) {
-      using State = decltype(blank);
-      fill<State>(g, output, num, 1, 1, [](State* s, unsigned long long) { return curand_uniform(s); });
-    });
-  });
+  return generate(generator, output, num, 1, [](auto* s) { return curand_uniform(s); });
 }
 
 curandStatus_t curandGenerateUniformDouble(curandGenerator_t generator, double* output, size_t num) {
-  if (generator != nullptr && output == nullptr && num > 0) return CURAND_STATUS_LAUNCH_FAILURE;
-  const curandGenerator_st g = generator != nullptr ? *generator : curandGenerator_st{};
-  return submit(generator, num, [g, output, num] {
-    with_state(g, [&](auto blank) {
-      using State = decltype(blank);
-      // Philox's takes one output, the others two.
-      const unsigned long long outputs = g.type == CURAND_RNG_PSEUDO_PHILOX4_32_10 ? 1 : 2;
-      fill<State>(g, output, num, outputs, 1,
-                  [](State* s, unsigned long long) { return curand_uniform_double(s); });
-    });
-  });
+  // Philox's takes one output, the others two.
+  const bool philox = generator != nullptr && generator->type == CURAND_RNG_PSEUDO_PHILOX4_32_10;
+  return generate(generator, output, num, philox ? 1 : 2, [](auto* s) { return curand_uniform_double(s); });
 }
 
 namespace {
