@@ -2,6 +2,7 @@
 // shared-memory cost, and every kind of finding on a kernel that has it.
 #include <algorithm>
 #include <chrono>
+#include <cstring>
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -10,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "banklab/cuda_runtime_api.hpp"
 #include "banklab/emulator.hpp"
 
 // The kernels, as the grader declares them: plain functions on the CPU.
@@ -638,4 +640,20 @@ TEST_CASE("a report keeps its laws: a sound one breaks none, and each broken law
   laws = banklab::emu::report_law_violations(broken);
   REQUIRE(laws.size() == 1);
   CHECK(laws[0].find("the launch: more blocks traced than run") != std::string::npos);
+}
+
+TEST_CASE("cudaMallocPitch starts rows at multiples of 512 bytes, as host_api.cpp documents for an H200") {
+  struct Want {
+    std::size_t width_bytes, pitch;
+  };
+  for (const Want w : {Want{1, 512}, Want{100, 512}, Want{512, 512}, Want{513, 1024}, Want{1500, 1536}}) {
+    INFO(w.width_bytes << " bytes per row");
+    void* rows = nullptr;
+    std::size_t pitch = 0;
+    REQUIRE(cudaMallocPitch(&rows, &pitch, w.width_bytes, 3) == cudaSuccess);
+    CHECK(pitch == w.pitch);
+    // Every row's bytes are inside the allocation (the last row's end included).
+    std::memset(rows, 1, pitch * 3);
+    CHECK(cudaFree(rows) == cudaSuccess);
+  }
 }
