@@ -19,6 +19,7 @@ void transpose_conflicted(float* out, const float* in, int width, int height);
 void transpose_padded(float* out, const float* in, int width, int height);
 void barrier_inside_bounds_check(float* out, int n);
 void missing_barrier(float* out);
+void write_after_two_reads(float* out);
 void reads_unwritten_shared(float* out);
 void writes_past_the_end(float* out, int n);
 void writes_far_past_the_end(float* out);
@@ -161,6 +162,18 @@ TEST_CASE("a missing __syncthreads() is reported as a race between the write and
   const int read_line = line_of("bug_kernels.cu", "RACE_READ");
   CHECK(((race->where.line == write_line && race->other.line == read_line) ||
          (race->where.line == read_line && race->other.line == write_line)));
+  banklab::emu::device_free(out);
+}
+
+TEST_CASE("a write after two threads' reads is a race with the other reader, though the writer read last") {
+  float* out = device_array<float>(64);
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), write_after_two_reads, out);
+  INFO(banklab::emu::format_report(report));
+  const auto* race = finding(report, FindingKind::kSharedRace);
+  REQUIRE(race != nullptr);
+  CHECK(race->where.line == line_of("bug_kernels.cu", "WRITE_AFTER_READS"));
+  CHECK(race->other.line == line_of("bug_kernels.cu", "TWO_READS"));
+  CHECK(race->message.find("bytes read by one thread are written by another") != std::string::npos);
   banklab::emu::device_free(out);
 }
 

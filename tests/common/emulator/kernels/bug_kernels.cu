@@ -20,6 +20,19 @@ __global__ void missing_barrier(float* out) {
   out[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];  // RACE_READ
 }
 
+// Threads 0 and 32 (two warps) read one word, then thread 32 writes it with
+// no barrier between: a race with thread 0's read, though thread 32 itself
+// was the last to read it.
+__global__ void write_after_two_reads(float* out) {
+  __shared__ float word;
+  if (threadIdx.x == 0) word = 1.0f;
+  __syncthreads();
+  float v = 0.0f;
+  if (threadIdx.x == 0 || threadIdx.x == 32) v = word;  // TWO_READS
+  if (threadIdx.x == 32) word = v + 1.0f;                // WRITE_AFTER_READS
+  out[threadIdx.x] = v;
+}
+
 __global__ void reads_unwritten_shared(float* out) {
   __shared__ float s[64];
   if (threadIdx.x < 32) s[threadIdx.x] = 1.0f;
