@@ -212,6 +212,27 @@ TEST_CASE("out-of-bounds global writes are found, near the end and far away") {
   banklab::emu::device_free(out);
 }
 
+TEST_CASE("a kernel writing memory that was already freed is told so") {
+  float* gone = device_array<float>(64);
+  const std::string id_of_gone = [&] {
+    // The allocation's number, from a finding about the byte after it.
+    const auto near = banklab::emu::launch(dim3(1), dim3(64), writes_past_the_end, gone, 64);
+    const auto* f = finding(near, FindingKind::kGlobalOutOfBounds);
+    REQUIRE(f != nullptr);
+    const std::string& d = f->details.front();
+    const std::size_t hash = d.find("allocation #");
+    REQUIRE(hash != std::string::npos);
+    return d.substr(hash, d.find(' ', hash + 12) - hash);
+  }();
+  REQUIRE(banklab::emu::device_free(gone));
+  const auto report = banklab::emu::launch(dim3(1), dim3(64), writes_past_the_end, gone, 0);
+  INFO(banklab::emu::format_report(report, true));
+  const auto* f = finding(report, FindingKind::kGlobalOutOfBounds);
+  REQUIRE(f != nullptr);
+  REQUIRE_FALSE(f->details.empty());
+  CHECK(f->details.front().find("inside " + id_of_gone + " (256 bytes), which was already freed") != std::string::npos);
+}
+
 TEST_CASE("an infinite loop stops at the time limit, a crash is reported with its line, and the emulator goes on") {
   int* flag = device_array<int>(1);
   banklab::emu::LaunchOptions options;
