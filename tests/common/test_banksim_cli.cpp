@@ -33,6 +33,17 @@ TEST_CASE("banksim shows stride 32 as a 32-way conflict and stride 33 as none") 
   CHECK(padded.out.find("wavefronts: 1   ideal: 1   bank conflicts: 0") != std::string::npos);
 }
 
+TEST_CASE("banksim --op takes ld, st and their long names load and store") {
+  for (const char* op : {"ld", "load", "st", "store"}) {
+    INFO(op);
+    const auto r = run_banksim(std::string("--width 4 --stride 2 --op ") + op + " --format json");
+    REQUIRE(r.status == 0);
+    const auto json = nlohmann::json::parse(r.out);
+    CHECK(json["wavefronts"] == 2);
+    CHECK(json["op"] == (op[0] == 'l' ? "ld" : "st"));
+  }
+}
+
 TEST_CASE("banksim --format json prints one object that parses") {
   const auto result = run_banksim("--width 8 --stride 1 --lanes 0-15 --op st --format json");
   REQUIRE(result.status == 0);
