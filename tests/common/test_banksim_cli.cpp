@@ -44,6 +44,16 @@ TEST_CASE("banksim --op takes ld, st and their long names load and store") {
   }
 }
 
+TEST_CASE("banksim --format json lists a group's active lanes only: --lanes even gives the 16 even lanes") {
+  const auto r = run_banksim("--width 4 --stride 1 --lanes even --format json");
+  REQUIRE(r.status == 0);
+  const auto json = nlohmann::json::parse(r.out);
+  REQUIRE(json["groups"].size() == 1);
+  const auto& active = json["groups"][0]["active_lanes"];
+  REQUIRE(active.size() == 16);
+  for (std::size_t i = 0; i < active.size(); ++i) CHECK(active[i] == 2 * i);
+}
+
 TEST_CASE("banksim --format json prints one object that parses") {
   const auto result = run_banksim("--width 8 --stride 1 --lanes 0-15 --op st --format json");
   REQUIRE(result.status == 0);
