@@ -87,6 +87,11 @@ TEST_CASE("dynamic shared memory sized at launch: interleaved reduction conflict
   CHECK(line(sequential, 26)["wavefronts"] == line(sequential, 26)["ideal_wavefronts"]);
   CHECK(interleaved["findings"].empty());
   CHECK(sequential["findings"].empty());
+  CHECK(interleaved["dynamic_shared_bytes"] == 256 * 4);
+  // The text report names the static and the dynamic bytes apart.
+  const auto text = run_command(banklab_run(program("reduce_dynamic.cu")) + " 2>&1");
+  CHECK(text.out.find("kernel reduce_interleaved(int const*, int*), grid (8,1,1), block (256,1,1), 0 bytes of shared "
+                      "memory + 1024 dynamic\n") != std::string::npos);
 }
 
 TEST_CASE("dynamic shared memory in template kernels and a SharedMemory<T> helper, as the CUDA samples write it") {
@@ -212,8 +217,11 @@ TEST_CASE("a launch CUDA refuses returns its error from cudaLaunchKernel and fro
   CHECK(r.out.find("4 MiB of dynamic shared memory: refused\n") != std::string::npos);
   CHECK(r.out.find("invalid launch at launch_errors.cu:27: ") != std::string::npos);
   CHECK(r.out.find("232448") != std::string::npos);
-  // No block of it ran: it stopped, it was not left out by --kernel.
-  CHECK(r.out.find("1 launch of staged(int*): 0 blocks, the launch stopped early") != std::string::npos);
+  // Its first launch ran no block (it stopped, it was not left out by
+  // --kernel); the second ran: the kernel still reads as stopped early.
+  CHECK(r.out.find("2 launches of staged(int*): 1 block, 1 of the launches stopped early") != std::string::npos);
+  CHECK(r.out.find("kernel staged(int*), grid (1,1,1), block (64,1,1), 0 bytes of shared memory + 256 dynamic, "
+                   "STOPPED EARLY") != std::string::npos);
   CHECK(r.out.find("not traced (--kernel)") == std::string::npos);
 }
 

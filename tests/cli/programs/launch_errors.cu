@@ -1,7 +1,7 @@
 // What a launch returns: cudaLaunchKernel and <<<>>> with a valid
 // configuration and with one CUDA refuses (2048 threads in a block), and
 // cudaGetLastError after each (the error once, then cleared), and a launch
-// asking for more dynamic shared memory than a block can have.
+// asking for more dynamic shared memory than a block can have (and later a valid one).
 #include <cstdio>
 
 __global__ void fill(int* out, int value) { out[threadIdx.x] = value; }
@@ -28,6 +28,7 @@ int main() {
   const cudaError_t too_much_shared = cudaGetLastError();
   int host[64] = {};
   cudaMemcpy(host, out, sizeof host, cudaMemcpyDeviceToHost);
+  staged<<<1, 64, 64 * sizeof(int)>>>(out);  // the refused kernel again, valid this time
   int wrong = 0;
   for (int v : host) wrong += v != 7;
   std::printf("valid launch: %s, then %s\n", cudaGetErrorName(good), cudaGetErrorName(after_good));
